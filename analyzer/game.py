@@ -1,0 +1,114 @@
+"""Facts of the game that depend on the number of players or the contract (rules.md §2, §3, §6, §7)."""
+
+from __future__ import annotations
+
+import enum
+
+PLAYER_COUNTS = (3, 4, 5)
+
+_HAND_SIZE = {3: 24, 4: 18, 5: 15}
+_CHIEN_SIZE = {3: 6, 4: 6, 5: 3}
+_POIGNEE_THRESHOLDS = {3: (13, 15, 18), 4: (10, 13, 15), 5: (8, 10, 13)}
+POIGNEE_BONUSES = (20, 30, 40)
+"""Simple, double, triple poignée (FFT values; rules.md §9)."""
+POINTS_NEEDED = (56, 51, 41, 36)
+"""Points the taker needs with 0, 1, 2, 3 bouts."""
+POINTS2_NEEDED = tuple(2 * p for p in POINTS_NEEDED)
+
+
+class PlayerCountError(ValueError):
+    """A number of players other than 3, 4 or 5."""
+
+
+def check_players(players: int) -> int:
+    """``players`` if it is 3, 4 or 5, else :class:`PlayerCountError`."""
+    if players not in PLAYER_COUNTS:
+        raise PlayerCountError(f"French Tarot is played by 3, 4 or 5 players, not {players}")
+    return players
+
+
+def hand_size(players: int) -> int:
+    """Cards in each hand: 24, 18, 15 for 3, 4, 5 players."""
+    return _HAND_SIZE[check_players(players)]
+
+
+def chien_size(players: int) -> int:
+    """Cards in the chien: 6, 6, 3 for 3, 4, 5 players."""
+    return _CHIEN_SIZE[check_players(players)]
+
+
+def poignee_thresholds(players: int) -> tuple[int, int, int]:
+    """Trumps to show for a simple, double, triple poignée."""
+    return _POIGNEE_THRESHOLDS[check_players(players)]
+
+
+class Contract(enum.Enum):
+    """The four bids, weakest first. ``value`` is the name used in JSON and on the command line."""
+
+    PRISE = "prise"
+    GARDE = "garde"
+    GARDE_SANS = "garde_sans"
+    GARDE_CONTRE = "garde_contre"
+
+    @property
+    def multiplier(self) -> int:
+        return _MULTIPLIERS[self]
+
+    @property
+    def takes_chien(self) -> bool:
+        """Prise and Garde: the chien is shown, taken, and an écart made."""
+        return self in (Contract.PRISE, Contract.GARDE)
+
+    @property
+    def chien_to_taker(self) -> bool:
+        """Whether the chien's cards (or the écart) count for the taker."""
+        return self is not Contract.GARDE_CONTRE
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Contract:
+        """A contract from its JSON name, its French name or a common abbreviation."""
+        key = text.strip().lower().replace("-", "_").replace(" ", "_")
+        key = _ALIASES.get(key, key)
+        try:
+            return cls(key)
+        except ValueError:
+            names = ", ".join(c.value for c in cls)
+            raise ValueError(f"'{text}' is not a contract (one of {names})") from None
+
+
+_MULTIPLIERS = {
+    Contract.PRISE: 1,
+    Contract.GARDE: 2,
+    Contract.GARDE_SANS: 4,
+    Contract.GARDE_CONTRE: 6,
+}
+_LABELS = {
+    Contract.PRISE: "Prise",
+    Contract.GARDE: "Garde",
+    Contract.GARDE_SANS: "Garde Sans",
+    Contract.GARDE_CONTRE: "Garde Contre",
+}
+_ALIASES = {
+    "petite": "prise",
+    "p": "prise",
+    "g": "garde",
+    "gs": "garde_sans",
+    "gc": "garde_contre",
+    "garde_sans_le_chien": "garde_sans",
+    "garde_contre_le_chien": "garde_contre",
+}
+
+BIDS = ("pass",) + tuple(c.value for c in Contract)
+"""Bid names, weakest first, as printed and in JSON."""
+
+
+def taker_share(players: int, with_partner: bool) -> int:
+    """How many times S the taker receives: 2 (3p), 3 (4p), 2 with a partner or 4 alone (5p)."""
+    check_players(players)
+    if players == 5:
+        return 2 if with_partner else 4
+    return players - 1
