@@ -136,9 +136,10 @@ class Game:
         self.dealt_taker_hand = self._dealt_taker_hand()
         self._check_auction()
         self.partner = self._partner()
+        self.shown_poignees = self._check_poignee_seats(poignees)
         self.poignees = tuple(
-            (seat, poignee_bonus(cards, self._hand_of(seat, "poignee"), players))
-            for seat, cards in self._check_poignee_seats(poignees)
+            (seat, poignee_bonus(cards, self._hand_of(seat, "poignée"), players))
+            for seat, cards in self.shown_poignees
         )
         if first_leader is None:
             first_leader = taker if chelem_announced else 0
@@ -216,8 +217,8 @@ class Game:
 
     def _check_poignee_seats(
         self, poignees: Iterable[tuple[int, Iterable[int]]]
-    ) -> list[tuple[int, list[int]]]:
-        shown = [(seat, [int(c) for c in cards]) for seat, cards in poignees]
+    ) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        shown = tuple((int(seat), tuple(int(c) for c in cards)) for seat, cards in poignees)
         seats = [seat for seat, _ in shown]
         if len(set(seats)) != len(seats):
             raise IllegalPoignee("a player may show only one poignée")

@@ -1,0 +1,331 @@
+"""The deal record (design.md "Deal record"): read, check, write, and replay through the referee.
+
+A record is a JSON object; cards are written in the notation of :mod:`.cards`. Hands are implied
+by the tricks: each seat's hand is what it played. Replaying rebuilds the hands, checks that the
+78 cards are all there once, then plays every card through :class:`.referee.Game`, which refuses
+the first illegal card and scores the deal. A record's ``"result"`` (whoever wrote it computed
+it) is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import N_CARDS, CardError, format_card, format_cards, parse_card
+from .game import Contract, PlayerCountError, check_players, hand_size
+from .referee import Game, Outcome
+from .rules import as_contract, trick_winner
+
+REQUIRED_KEYS = ("players", "taker", "contract", "chien", "first_leader", "tricks")
+OPTIONAL_KEYS = ("called", "discard", "poignees", "chelem_announced", "result")
+
+
+class RecordError(ValueError):
+    """A record that is not a well-formed deal record; the message names the field."""
+
+
+class RecordSyntaxError(ValueError):
+    """Text that is neither one JSON document nor JSON Lines."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """A parsed deal record: card ids instead of card names, the contract as a :class:`Contract`."""
+
+    players: int
+    taker: int
+    contract: Contract
+    called: int | None
+    chien: tuple[int, ...]
+    discard: tuple[int, ...] | None
+    poignees: tuple[tuple[int, tuple[int, ...]], ...]
+    chelem_announced: bool
+    first_leader: int
+    tricks: tuple[tuple[int, ...], ...]
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def load_records(text: str) -> list[Any]:
+    """The records in ``text``: one JSON document (an object, or a list of objects) or JSON Lines
+    (one object per line, blank lines skipped). Raises :class:`RecordSyntaxError`.
+    """
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        raise RecordSyntaxError("the input is empty: expected a deal record in JSON")
+    try:
+        json.loads(lines[0][1])
+        first_line_is_json = True
+    except json.JSONDecodeError:
+        first_line_is_json = False
+    if not first_line_is_json or len(lines) == 1:
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RecordSyntaxError(
+                f"the input is not valid JSON: {error.msg} at line {error.lineno},"
+                f" column {error.colno}"
+            ) from None
+        return list(document) if isinstance(document, list) else [document]
+    records = []
+    for number, line in lines:
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            raise RecordSyntaxError(
+                f"line {number} is not valid JSON: {error.msg} at column {error.colno}"
+            ) from None
+    return records
+
+
+def _integer(data: Mapping, key: str, low: int, high: int, field: str = "") -> int:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RecordError(
+            f"{field or key}: expected a whole number from {low} to {high}, got {value!r}"
+        )
+    return value
+
+
+def _cards(value: Any, field: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
+        raise RecordError(f"{field}: expected a list of cards written as text, got {value!r}")
+    cards = []
+    for token in value:
+        try:
+            cards.append(parse_card(token))
+        except CardError as error:
+            raise RecordError(f"{field}: {error}") from None
+    return tuple(cards)
+
+
+def _poignees(value: Any, players: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    if not isinstance(value, list):
+        raise RecordError(f"poignees: expected a list of {{seat, cards}} objects, got {value!r}")
+    shown = []
+    for k, item in enumerate(value):
+        if not isinstance(item, dict) or set(item) != {"seat", "cards"}:
+            raise RecordError(f"poignees[{k}]: expected an object with keys seat and cards")
+        seat = _integer(item, "seat", 0, players - 1, f"poignees[{k}].seat")
+        shown.append((seat, _cards(item["cards"], f"poignees[{k}].cards")))
+    return tuple(shown)
+
+
+def parse_record(data: Any) -> Record:
+    """Checks the shape of a record (keys, types, sizes, card names); raises :class:`RecordError`.
+
+    Whether the cards make a legal deal is checked by :func:`replay`.
+    """
+    if not isinstance(data, dict):
+        raise RecordError(f"a deal record is a JSON object, not {type(data).__name__}")
+    missing = [key for key in REQUIRED_KEYS if key not in data]
+    if missing:
+        raise RecordError(f"missing key{'s' * (len(missing) > 1)}: {', '.join(missing)}")
+    unknown = sorted(set(data) - set(REQUIRED_KEYS) - set(OPTIONAL_KEYS))
+    if unknown:
+        raise RecordError(f"unknown key{'s' * (len(unknown) > 1)}: {', '.join(unknown)}")
+    try:
+        players = check_players(data["players"])
+    except PlayerCountError as error:
+        raise RecordError(f"players: {error}") from None
+    if not isinstance(data["contract"], str):
+        raise RecordError(f"contract: expected a name, got {data['contract']!r}")
+    try:
+        contract = Contract.parse(data["contract"])
+    except ValueError as error:
+        raise RecordError(f"contract: {error}") from None
+    called = data.get("called")
+    if called is not None:
+        if not isinstance(called, str):
+            raise RecordError(f"called: expected a card or null, got {called!r}")
+        (called,) = _cards([called], "called")
+    discard = data.get("discard")
+    if not isinstance(data.get("chelem_announced", False), bool):
+        raise RecordError("chelem_announced: expected true or false")
+    return Record(
+        players=players,
+        taker=_integer(data, "taker", 0, players - 1),
+        contract=contract,
+        called=called,
+        chien=_cards(data["chien"], "chien"),
+        discard=None if discard is None else _cards(discard, "discard"),
+        poignees=_poignees(data.get("poignees", []), players),
+        chelem_announced=data.get("chelem_announced", False),
+        first_leader=_integer(data, "first_leader", 0, players - 1),
+        tricks=_tricks(data["tricks"], players),
+    )
+
+
+def _tricks(value: Any, players: int) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(value, list):
+        raise RecordError(f"tricks: expected a list of tricks, got {value!r}")
+    if len(value) != hand_size(players):
+        raise RecordError(
+            f"tricks: a {players}-player deal has {hand_size(players)} tricks, found {len(value)}"
+        )
+    tricks = []
+    for number, trick in enumerate(value, 1):
+        cards = _cards(trick, f"tricks, trick {number}")
+        if len(cards) != players:
+            raise RecordError(
+                f"tricks, trick {number}: {players} cards expected, found {len(cards)}"
+            )
+        tricks.append(cards)
+    return tuple(tricks)
+
+
+# --- checking and replaying ------------------------------------------------------------------
+
+
+def seats_of_tricks(
+    tricks: Sequence[Sequence[int]], first_leader: int, players: int
+) -> list[tuple[int, ...]]:
+    """Who played each card: trick 1 is led by ``first_leader``, each next one by the winner of
+    the trick before (the last trick's winner does not matter here).
+    """
+    seats, leader = [], first_leader
+    for trick in tricks:
+        order = tuple((leader + i) % players for i in range(players))
+        seats.append(order)
+        leader = order[trick_winner(trick)]
+    return seats
+
+
+def _check_deck(record: Record) -> tuple[int, ...] | None:
+    """Every card once among tricks + écart (Prise, Garde) or tricks + chien; returns the écart."""
+    where: dict[int, str] = {}
+    for number, trick in enumerate(record.tricks, 1):
+        for card in trick:
+            if card in where:
+                raise RecordError(
+                    f"tricks: {format_card(card)} is played twice"
+                    f" ({where[card]} and trick {number})"
+                )
+            where[card] = f"trick {number}"
+    if record.contract.takes_chien:
+        unplayed = tuple(sorted(set(range(N_CARDS)) - set(where)))
+        aside, field = record.discard or unplayed, "discard"
+    else:
+        if record.discard:
+            raise RecordError(f"discard: a {record.contract.label} has no écart (leave it out)")
+        aside, field = record.chien, "chien"
+    for card in aside:
+        if card in where:
+            raise RecordError(f"{field}: {format_card(card)} was also played, in {where[card]}")
+        where[card] = field
+    absent = set(range(N_CARDS)) - set(where)
+    if absent:
+        raise RecordError(f"{format_cards(absent)} missing from the tricks and the {field}")
+    return tuple(sorted(aside)) if record.contract.takes_chien else None
+
+
+def game_of_record(record: Record) -> Game:
+    """The referee's :class:`Game` for a record, ready for its first card (hands inferred)."""
+    discard = _check_deck(record)
+    hands: list[list[int]] = [[] for _ in range(record.players)]
+    for trick, seats in zip(
+        record.tricks,
+        seats_of_tricks(record.tricks, record.first_leader, record.players),
+        strict=True,
+    ):
+        for card, seat in zip(trick, seats, strict=True):
+            hands[seat].append(card)
+    return Game(
+        record.players,
+        hands,
+        record.taker,
+        record.contract,
+        chien=record.chien,
+        discard=discard,
+        called=record.called,
+        poignees=record.poignees,
+        chelem_announced=record.chelem_announced,
+        first_leader=record.first_leader,
+    )
+
+
+def replay_game(data: Any) -> Game:
+    """Plays a record (a dict as loaded from JSON) through the referee; returns the finished game.
+
+    Raises :class:`RecordError` for a malformed record and a :class:`.rules.RuleError` (e.g.
+    :class:`.rules.IllegalPlay`, naming trick, seat, card and rule) for one the rules forbid.
+    """
+    record = parse_record(data)
+    game = game_of_record(record)
+    for trick in record.tricks:
+        for card in trick:
+            game.play(card)
+    return game
+
+
+def replay(data: Any) -> Outcome:
+    """The :class:`.referee.Outcome` of a record; raises as :func:`replay_game`."""
+    return replay_game(data).outcome()
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def _names(cards: Iterable[int]) -> list[str]:
+    return [format_card(int(card)) for card in cards]
+
+
+def make_record(
+    players: int,
+    taker: int,
+    contract: Contract | str,
+    tricks: Sequence[Sequence[int]],
+    first_leader: int,
+    chien: Iterable[int],
+    discard: Iterable[int] | None = None,
+    called: int | None = None,
+    poignees: Iterable[tuple[int, Iterable[int]]] = (),
+    chelem_announced: bool = False,
+    result: Outcome | Mapping | None = None,
+) -> dict:
+    """A deal record (a JSON-ready dict) from card ids (``int`` or NumPy integers).
+
+    ``tricks`` lists each trick's cards in play order, from its leader; ``poignees`` are
+    (seat, cards shown); ``result`` (an :class:`Outcome` or its dict) is stored under "result".
+    """
+    record = {
+        "players": int(players),
+        "taker": int(taker),
+        "contract": as_contract(contract).value,
+        "called": None if called is None else format_card(int(called)),
+        "chien": _names(chien),
+        "discard": None if discard is None else _names(discard),
+        "poignees": [{"seat": int(seat), "cards": _names(cards)} for seat, cards in poignees],
+        "chelem_announced": bool(chelem_announced),
+        "first_leader": int(first_leader),
+        "tricks": [_names(trick) for trick in tricks],
+    }
+    if result is not None:
+        record["result"] = result.as_dict() if isinstance(result, Outcome) else dict(result)
+    return record
+
+
+def record_of_game(game: Game, with_result: bool = True) -> dict:
+    """The record of a finished (or partly played) :class:`Game`, its outcome under "result"."""
+    return make_record(
+        game.players,
+        game.taker,
+        game.contract,
+        [trick.cards for trick in game.tricks],
+        game.first_leader,
+        game.chien,
+        discard=game.discard,
+        called=game.called,
+        poignees=game.shown_poignees,
+        chelem_announced=game.chelem_announced,
+        result=game.outcome() if with_result and game.is_over else None,
+    )
+
+
+def dumps_records(records: Iterable[Mapping]) -> str:
+    """Records as JSON Lines (one object per line, cards in the ♠♥♦♣ notation, UTF-8 text)."""
+    return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
