@@ -1,0 +1,74 @@
+"""The parallel runner: a result depends on the seed and the sample count, not on the workers."""
+
+import numpy as np
+import pytest
+from tarot_advisor.analyzer.cards import IS_TRUMP
+from tarot_advisor.analyzer.deal import deal
+from tarot_advisor.analyzer.parallel import (
+    ParallelError,
+    available_cores,
+    choose_jobs,
+    chunk_sizes,
+    map_chunks,
+)
+
+
+def trumps_histogram(rng: np.random.Generator, n: int, players: int) -> np.ndarray:
+    """Counts of seat 0's trumps over ``n`` deals: the kind of summed counts a report merges."""
+    hands = deal(rng, n, players).hands[:, 0]
+    return np.bincount(IS_TRUMP[hands].sum(axis=1), minlength=25)
+
+
+def first_draw(rng: np.random.Generator, n: int) -> tuple[int, float]:
+    return n, float(rng.random())
+
+
+def test_chunks_have_the_chunk_size_and_the_last_holds_the_rest():
+    assert chunk_sizes(10, 4) == [4, 4, 2]
+    assert chunk_sizes(8, 4) == [4, 4]
+    assert chunk_sizes(0, 4) == []
+
+
+def test_the_same_seed_gives_the_same_result_with_one_or_two_workers():
+    kwargs = {"seed": 2024, "chunk_size": 3000, "players": 4}
+    one = map_chunks(trumps_histogram, 10_000, jobs=1, **kwargs)
+    two = map_chunks(trumps_histogram, 10_000, jobs=2, **kwargs)
+    assert len(one) == len(two) == 4
+    for a, b in zip(one, two, strict=True):
+        assert np.array_equal(a, b)
+    assert sum(a.sum() for a in one) == 10_000
+    other = map_chunks(trumps_histogram, 10_000, jobs=1, **{**kwargs, "seed": 2025})
+    assert not np.array_equal(sum(one), sum(other))
+
+
+def test_any_joblib_backend_gives_the_same_result():
+    one = map_chunks(first_draw, 10, seed=5, chunk_size=3, jobs=1)
+    threads = map_chunks(first_draw, 10, seed=5, chunk_size=3, jobs=2, backend="threading")
+    assert one == threads
+    assert [n for n, _ in one] == [3, 3, 3, 1]
+
+
+def test_each_chunk_draws_from_its_own_stream():
+    draws = [x for _, x in map_chunks(first_draw, 4, seed=5, chunk_size=1)]
+    assert len(set(draws)) == 4
+
+
+def test_progress_reports_the_items_finished_after_each_chunk():
+    seen: list[int] = []
+    map_chunks(first_draw, 10, seed=1, chunk_size=4, on_done=seen.append)
+    assert seen == [4, 8, 10]
+    seen.clear()
+    map_chunks(first_draw, 10, seed=1, chunk_size=4, jobs=2, on_done=seen.append)
+    assert seen == [4, 8, 10]
+
+
+def test_jobs_zero_or_minus_one_means_every_core():
+    assert choose_jobs(0) == choose_jobs(-1) == available_cores()
+    assert choose_jobs(3) == 3
+    with pytest.raises(ParallelError):
+        choose_jobs(-2)
+
+
+def test_a_chunk_size_below_one_is_refused():
+    with pytest.raises(ParallelError, match="chunk size"):
+        map_chunks(first_draw, 10, seed=1, chunk_size=0)
