@@ -1,0 +1,136 @@
+"""``tarot-replay FILE|-``: check played deals against the FFT rules and score them.
+
+Reads one deal record (JSON) or several (JSON Lines) from a file or stdin. Exit code 0 when
+every record is legal, 1 when any is not (all are still reported), 2 when the input cannot be
+read.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from tarot_advisor.analyzer.cards import format_card
+from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.record import RecordError, RecordSyntaxError, load_records, replay
+from tarot_advisor.analyzer.referee import Outcome
+from tarot_advisor.analyzer.rules import IllegalPlay, RuleError
+from tarot_advisor.cli.errors import fail
+
+POIGNEE_NAMES = {20: "simple", 30: "double", 40: "triple"}
+
+
+def read_source(source: str) -> str:
+    """The text of ``source`` (a path, or ``-`` for stdin); exits with code 2 if unreadable."""
+    try:
+        if source == "-":
+            return sys.stdin.read()
+        return Path(source).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"no such file: {source}")
+    except IsADirectoryError:
+        fail(f"{source} is a directory, not a deal record file")
+    except UnicodeDecodeError:
+        fail(f"{source} is not UTF-8 text")
+    except OSError as error:
+        fail(f"cannot read {source}: {error.strerror}")
+
+
+def error_dict(error: Exception) -> dict:
+    """The ``--json`` object of a record that does not replay."""
+    data: dict = {"valid": False, "error": str(error)}
+    if isinstance(error, IllegalPlay):
+        data |= {
+            "trick": error.trick,
+            "seat": error.seat,
+            "card": format_card(error.card),
+            "rule": error.rule,
+        }
+    return data
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def score_formula(outcome: Outcome) -> str:
+    """S written out as rules.md §8 computes it, e.g. ``(25 + 1) × 2 + 10 × 2 = 72``."""
+    base = f"(25 + {abs(outcome.difference)}) × {outcome.multiplier}"
+    terms = [base if outcome.made else f"-{base}"]
+    if outcome.petit_au_bout is not None:
+        sign = "+" if outcome.petit_au_bout == "taker" else "-"
+        terms.append(f"{sign} 10 × {outcome.multiplier}")
+    if outcome.poignee_bonus:
+        terms.append(f"{'+' if outcome.made else '-'} {outcome.poignee_bonus}")
+    if outcome.chelem_bonus:
+        terms.append(f"{'+' if outcome.chelem_bonus > 0 else '-'} {abs(outcome.chelem_bonus)}")
+    return f"{' '.join(terms)} = {outcome.per_defender}"
+
+
+def _points(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def summary(number: int, outcome: Outcome) -> str:
+    """The score sheet of one deal, as a player would check it."""
+    contract = Contract(outcome.contract)
+    lines = [f"Deal {number}: {contract.label} (x{outcome.multiplier}), {outcome.players} players"]
+    taker = f"seat {outcome.taker}"
+    if outcome.called is not None:
+        called = format_card(outcome.called)
+        if outcome.partner is None:
+            taker += f" alone (called {called}: in the chien or the taker's own hand)"
+        else:
+            taker += f", partner seat {outcome.partner} (called {called})"
+    lines.append(f"  Taker:         {taker}")
+    result = "made" if outcome.made else "lost"
+    half = ""
+    if not float(outcome.taker_points).is_integer():
+        half = f" (the half point goes to the {'taker' if outcome.made else 'defence'})"
+    lines.append(
+        f"  Points:        {_points(outcome.taker_points)} with {outcome.bouts} bout"
+        f"{'s' * (outcome.bouts != 1)}, needed {outcome.needed}:"
+        f" {result} by {abs(outcome.difference)}{half}"
+    )
+    lines.append(f"  Petit au bout: {outcome.petit_au_bout or 'no'}")
+    shown = ", ".join(
+        f"seat {seat} {POIGNEE_NAMES[bonus]} ({bonus})" for seat, bonus in outcome.poignees
+    )
+    lines.append(f"  Poignées:      {shown or 'none'}")
+    chelem = outcome.chelem or "none"
+    if outcome.chelem_announced:
+        chelem += " (announced by the taker)"
+    lines.append(f"  Chelem:        {chelem}")
+    lines.append(f"  Per defender:  S = {score_formula(outcome)}")
+    scores = ", ".join(f"seat {seat} {_signed(score)}" for seat, score in enumerate(outcome.scores))
+    lines.append(f"  Scores:        {scores}")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("source", metavar="FILE|-")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per record, one per line.")
+def main(source: str, as_json: bool) -> None:
+    """Replay played deals (a JSON deal record, or JSON Lines) under the FFT rules and score them.
+
+    FILE is a path, or - for stdin. Exit code: 0 all legal, 1 some record illegal, 2 unreadable.
+    """
+    try:
+        records = load_records(read_source(source))
+    except RecordSyntaxError as error:
+        fail(f"{'stdin' if source == '-' else source}: {error}")
+    all_legal = True
+    for number, data in enumerate(records, 1):
+        try:
+            outcome = replay(data)
+        except (RecordError, RuleError) as error:
+            all_legal = False
+            if as_json:
+                click.echo(json.dumps(error_dict(error), ensure_ascii=False))
+            else:
+                click.echo(f"Deal {number}: illegal: {error}")
+            continue
+        click.echo(outcome.to_json() if as_json else summary(number, outcome))
+    sys.exit(0 if all_legal else 1)
