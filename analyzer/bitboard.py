@@ -1,0 +1,143 @@
+"""Sets of cards as two ``uint64`` bitmasks, for the vectorised engine.
+
+A set of cards is a pair ``(lo, hi)`` of ``uint64`` arrays of the same shape:
+
+* ``lo`` holds the 56 suited cards **rank-major**: the card of rank r (1…14) in suit s (0…3) is
+  bit ``4 * (r - 1) + s``. Ordering by rank first makes "the lowest card" (lowest set bit) the
+  cheapest card across all suits, and "cards worth at least a valet" a contiguous range.
+* ``hi`` holds the trumps and the Excuse: trump n is bit ``n - 1`` (the Petit bit 0, the 21 bit
+  20) and the Excuse bit 21.
+
+Card ids (see :mod:`cards`) and bit positions convert through :data:`CARD_WORD`,
+:data:`CARD_BIT` and :func:`card_of`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import EXCUSE, N_CARDS, POINTS2, RANK, SUIT, TRUMP
+
+U64 = np.uint64
+ONE = U64(1)
+ZERO = U64(0)
+
+CARD_WORD = np.where(SUIT < TRUMP, 0, 1).astype(np.int8)
+"""(78,) int8: 0 when the card lives in ``lo``, 1 in ``hi``."""
+CARD_BIT = np.where(SUIT < TRUMP, 4 * (RANK.astype(np.int64) - 1) + SUIT, 0).astype(np.int64)
+CARD_BIT[SUIT == TRUMP] = RANK[SUIT == TRUMP].astype(np.int64) - 1
+CARD_BIT[EXCUSE] = 21
+
+LO_CARD = np.array([14 * (b % 4) + b // 4 for b in range(56)], np.int64)
+"""(56,) card id of each ``lo`` bit."""
+HI_CARD = np.arange(56, 78, dtype=np.int64)
+"""(22,) card id of each ``hi`` bit."""
+
+SUIT_LO = np.array([sum(1 << (4 * r + s) for r in range(14)) for s in range(4)], dtype=U64)
+"""(4,) uint64: the ``lo`` bits of each suit."""
+SUIT_OR_NONE_LO = np.append(SUIT_LO, [U64(0), U64(0)])
+"""(6,) uint64: :data:`SUIT_LO` indexed by a suit code 0…5 (trumps and none give 0)."""
+ALL_LO = U64((1 << 56) - 1)
+LOW_LO = U64((1 << 40) - 1)
+"""Suited cards of rank 1…10 (each worth half a point)."""
+FACES_LO = ALL_LO & ~LOW_LO
+KINGS_LO = U64(0xF << 52)
+TRUMPS_HI = U64((1 << 21) - 1)
+PETIT_HI = U64(1)
+TWENTY_ONE_HI = U64(1 << 20)
+EXCUSE_HI = U64(1 << 21)
+ALL_HI = TRUMPS_HI | EXCUSE_HI
+MIDDLE_TRUMPS_HI = TRUMPS_HI & ~PETIT_HI & ~TWENTY_ONE_HI
+BOUTS_HI = PETIT_HI | TWENTY_ONE_HI | EXCUSE_HI
+
+
+def card_of(word: np.ndarray, bit: np.ndarray) -> np.ndarray:
+    """Card ids (int64) of bit positions ``bit`` in words ``word`` (0 = lo, 1 = hi)."""
+    return np.where(word == 0, LO_CARD[np.minimum(bit, 55)], 56 + bit)
+
+
+def from_cards(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The set of the cards of each row: ``cards`` (..., k) card ids → (lo, hi) of shape (...)."""
+    cards = np.asarray(cards, dtype=np.int64)
+    bits = np.left_shift(ONE, CARD_BIT[cards].astype(U64))
+    in_hi = CARD_WORD[cards] == 1
+    lo = np.bitwise_or.reduce(np.where(in_hi, ZERO, bits), axis=-1)
+    hi = np.bitwise_or.reduce(np.where(in_hi, bits, ZERO), axis=-1)
+    return lo.astype(U64), hi.astype(U64)
+
+
+def to_cards(lo: int, hi: int) -> list[int]:
+    """Card ids in one set (scalar words), lowest bit first."""
+    lo, hi = int(lo), int(hi)
+    return [int(LO_CARD[b]) for b in range(56) if lo >> b & 1] + [
+        56 + b for b in range(22) if hi >> b & 1
+    ]
+
+
+def lowest_bit(x: np.ndarray) -> np.ndarray:
+    """Index (int64) of the lowest set bit of each ``uint64``; −1 where ``x`` is 0."""
+    isolated = x & (~x + ONE)
+    exponent = np.frexp(isolated.astype(np.float64))[1]  # exact: a power of two
+    return exponent.astype(np.int64) - 1
+
+
+def highest_bit(x: np.ndarray) -> np.ndarray:
+    """Index (int64) of the highest set bit of each ``uint64`` below 2**62; −1 where ``x`` is 0.
+
+    Values of 2**53 or more would round when converted to float, so the top is found on ``x``
+    shifted down by 8 bits, which is exact for every set this module builds.
+    """
+    shifted = x >> U64(8)
+    top_shifted = np.frexp(shifted.astype(np.float64))[1].astype(np.int64) + 7
+    top_low = np.frexp(x.astype(np.float64))[1].astype(np.int64) - 1
+    return np.where(shifted != 0, top_shifted, top_low)
+
+
+def lowest(x: np.ndarray) -> np.ndarray:
+    """The lowest set bit of each word as a one-bit mask (0 where ``x`` is 0)."""
+    return x & (~x + ONE)
+
+
+def highest(x: np.ndarray) -> np.ndarray:
+    """The highest set bit of each word as a one-bit mask (0 where ``x`` is 0)."""
+    top = highest_bit(x)
+    return np.where(top >= 0, np.left_shift(ONE, np.maximum(top, 0).astype(U64)), ZERO)
+
+
+def above(single: np.ndarray) -> np.ndarray:
+    """All bits strictly above the one set bit of ``single`` (all bits where ``single`` is 0)."""
+    return ~((single << ONE) - ONE) & np.where(single == 0, ~ZERO, ~single)
+
+
+def _byte_tables(word_cards: np.ndarray) -> np.ndarray:
+    """(n_bytes, 256) int32: for each byte of a word, the doubled points of each byte value."""
+    n_bytes = (len(word_cards) + 7) // 8
+    tables = np.zeros((n_bytes, 256), np.int32)
+    for position in range(n_bytes):
+        for value in range(256):
+            bits = [position * 8 + b for b in range(8) if value >> b & 1]
+            tables[position, value] = sum(
+                int(POINTS2[word_cards[b]]) for b in bits if b < len(word_cards)
+            )
+    return tables
+
+
+_LO_POINTS = _byte_tables(LO_CARD)
+_HI_POINTS = _byte_tables(HI_CARD)
+
+
+def points2(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Doubled card points (int64) of each set (the Excuse counts 9)."""
+    total = np.zeros(np.shape(lo), np.int64)
+    for tables, word in ((_LO_POINTS, lo), (_HI_POINTS, hi)):
+        for position, table in enumerate(tables):
+            total += table[(word >> U64(8 * position)) & U64(0xFF)]
+    return total
+
+
+def popcount(x: np.ndarray) -> np.ndarray:
+    """Number of set bits (int64) of each ``uint64``."""
+    return np.bitwise_count(x).astype(np.int64)
+
+
+assert len(LO_CARD) + len(HI_CARD) == N_CARDS

@@ -1,0 +1,101 @@
+"""Card-play policies: objects with one method, ``choose(turn, rng) -> (lo, hi)``.
+
+A policy answers for every deal of a :class:`engine.Turn` at once, with array operations only;
+its answer is one card per deal, as a pair of (N,) ``uint64`` one-bit masks taken from the
+legal cards. This module holds the two baselines; :mod:`greedy` the engine's own policy.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from . import bitboard as bb
+from .bitboard import ZERO
+from .engine import NO_SUIT, Turn
+
+
+class Policy(Protocol):
+    """Chooses one legal card per deal."""
+
+    name: str
+
+    def choose(self, turn: Turn, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+def either(lo: np.ndarray, hi: np.ndarray, prefer_lo: np.ndarray | bool = True):
+    """One of two one-bit candidates per deal: ``lo``'s where it has one (and ``prefer_lo``),
+    else ``hi``'s."""
+    take_lo = (lo != ZERO) & prefer_lo | (hi == ZERO)
+    return np.where(take_lo, lo, ZERO), np.where(take_lo, ZERO, hi)
+
+
+def cheapest(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The card of each set that gives away the least: a low suited card (lowest rank first),
+    else a middle trump (lowest first), else a face card (valet first), else the Excuse, the
+    Petit, the 21 in that order."""
+    options = (
+        (lo & bb.LOW_LO, ZERO),
+        (ZERO, hi & bb.MIDDLE_TRUMPS_HI),
+        (lo, ZERO),
+        (ZERO, hi & bb.EXCUSE_HI),
+        (ZERO, hi),
+    )
+    chosen_lo = np.zeros_like(lo)
+    chosen_hi = np.zeros_like(hi)
+    done = np.zeros(len(lo), bool)
+    for option_lo, option_hi in options:
+        candidate_lo = bb.lowest(np.broadcast_to(option_lo, lo.shape))
+        candidate_hi = bb.lowest(np.broadcast_to(option_hi, hi.shape))
+        found = ~done & ((candidate_lo | candidate_hi) != ZERO)
+        chosen_lo = np.where(found, candidate_lo, chosen_lo)
+        chosen_hi = np.where(found & (candidate_lo == ZERO), candidate_hi, chosen_hi)
+        done |= found
+    return chosen_lo, chosen_hi
+
+
+class RandomPolicy:
+    """A uniformly random legal card."""
+
+    name = "random"
+
+    def choose(self, turn: Turn, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        lo, hi = turn.legal_lo.copy(), turn.legal_hi.copy()
+        count = bb.popcount(lo) + bb.popcount(hi)
+        skip = (rng.random(len(lo)) * count).astype(np.int64)
+        for _ in range(int(skip.max(initial=0))):
+            step = skip > 0
+            in_lo = lo != ZERO
+            lo = np.where(step & in_lo, lo & (lo - bb.ONE), lo)
+            hi = np.where(step & ~in_lo, hi & (hi - bb.ONE), hi)
+            skip -= step
+        return either(bb.lowest(lo), bb.lowest(hi))
+
+
+class SimplePolicy:
+    """The common open-source AI: lead the highest trump with four or more trumps, else the
+    highest card of the longest suit; follow with the cheapest winning card, else the card worth
+    fewest points."""
+
+    name = "simple"
+
+    def choose(self, turn: Turn, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        table = turn.table
+        lo, hi = turn.legal_lo, turn.legal_hi
+        leading = table.lead_suit == NO_SUIT
+
+        trumps = hi & bb.TRUMPS_HI
+        lengths = np.stack([bb.popcount(lo & mask) for mask in bb.SUIT_LO])
+        longest = bb.SUIT_LO[lengths.argmax(axis=0)]
+        lead_lo, lead_hi = either(bb.highest(lo & longest), bb.highest(hi))
+        many_trumps = bb.popcount(trumps) >= 4
+        lead_lo = np.where(many_trumps, ZERO, lead_lo)
+        lead_hi = np.where(many_trumps, bb.highest(trumps), lead_hi)
+
+        win_lo, win_hi = either(bb.lowest(lo & table.beat_lo), bb.lowest(hi & table.beat_hi))
+        can_win = (win_lo | win_hi) != ZERO
+        cheap_lo, cheap_hi = cheapest(lo, hi)
+        follow_lo = np.where(can_win, win_lo, cheap_lo)
+        follow_hi = np.where(can_win, win_hi, cheap_hi)
+        return np.where(leading, lead_lo, follow_lo), np.where(leading, lead_hi, follow_hi)

@@ -1,0 +1,148 @@
+"""Scores of N played deals at once (rules.md §6–§8), and their deal records.
+
+The play of Prise and Garde is the same (the chien is taken either way), and so is the play of
+Garde Sans and Garde Contre (nobody sees the chien): :func:`score` scores one :class:`Playout`
+under either contract of its pair, which lets the advisor play each sample twice, not four times.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import bitboard as bb
+from .engine import Playout
+from .game import POINTS2_NEEDED, Contract, taker_share
+from .record import make_record
+
+_NEEDED2 = np.array(POINTS2_NEEDED, np.int64)
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Outcome fields of N deals ((N,) arrays unless said), as ``tarot-replay --json`` has them.
+
+    ``taker_points`` float64; ``bouts``, ``needed``, ``difference`` (signed, a remaining half
+    point to the winning side), ``per_defender`` (S), ``taker_score`` (the taker's total) int64;
+    ``made`` bool; ``petit_au_bout`` and ``chelem`` int8 (+1 taker's side, −1 defence, 0 none);
+    ``scores`` (N, n) int64 by seat.
+    """
+
+    contract: Contract
+    taker_points: np.ndarray
+    bouts: np.ndarray
+    needed: np.ndarray
+    made: np.ndarray
+    difference: np.ndarray
+    petit_au_bout: np.ndarray
+    chelem: np.ndarray
+    per_defender: np.ndarray
+    taker_score: np.ndarray
+    scores: np.ndarray
+
+
+def _same_play(played: Contract, contract: Contract) -> bool:
+    return played.takes_chien == contract.takes_chien
+
+
+def score(playout: Playout, contract: Contract | None = None) -> Scores:
+    """Score every deal of ``playout`` under ``contract`` (default: the contract it was played
+    under; else the other contract of the same pair, Prise/Garde or Garde Sans/Garde Contre)."""
+    contract = contract or playout.contract
+    if not _same_play(playout.contract, contract):
+        raise ValueError(f"a {playout.contract.label} playout cannot be scored as {contract.label}")
+    points2 = playout.taker_points2.copy()
+    bouts = playout.bouts.copy()
+    if playout.contract.chien_to_taker != contract.chien_to_taker:
+        chien_lo, chien_hi = bb.from_cards(playout.chien)
+        sign = 1 if contract.chien_to_taker else -1
+        points2 += sign * bb.points2(chien_lo, chien_hi)
+        bouts += sign * bb.popcount(chien_hi & bb.BOUTS_HI)
+
+    needed2 = _NEEDED2[bouts]
+    margin2 = points2 - needed2
+    made = margin2 >= 0
+    sign = np.where(made, 1, -1)
+    # With 3 or 5 players a half point can remain; it goes to the winning side (rules.md §6).
+    difference = sign * ((np.abs(margin2) + 1) // 2)
+    multiplier = contract.multiplier
+    chelem = playout.chelem
+    announced = playout.announced_chelem
+    chelem_bonus = np.where(chelem == 1, 400 if announced else 200, -200 if announced else 0)
+    chelem_bonus = chelem_bonus + np.where(chelem == -1, -200, 0)
+    per_defender = (
+        sign * (25 + np.abs(difference)) * multiplier
+        + 10 * playout.petit_au_bout.astype(np.int64) * multiplier
+        + sign * playout.poignee_bonus
+        + chelem_bonus
+    )
+    with_partner = playout.partner >= 0
+    share = np.where(with_partner, taker_share(playout.players, True), 0)
+    share = np.where(with_partner, share, taker_share(playout.players, False))
+    rows = np.arange(len(playout))
+    scores = np.repeat(-per_defender[:, None], playout.players, axis=1)
+    scores[rows, playout.taker] = share * per_defender
+    partner_rows = rows[with_partner]
+    scores[partner_rows, playout.partner[with_partner]] = per_defender[with_partner]
+    return Scores(
+        contract=contract,
+        taker_points=points2 / 2,
+        bouts=bouts,
+        needed=needed2 // 2,
+        made=made,
+        difference=difference,
+        petit_au_bout=playout.petit_au_bout,
+        chelem=chelem,
+        per_defender=per_defender,
+        taker_score=share * per_defender,
+        scores=scores,
+    )
+
+
+_SIDES = {1: "taker", -1: "defence", 0: None}
+
+
+def result_dict(scores: Scores, index: int) -> dict:
+    """The ``tarot-replay --json`` keys of deal ``index``."""
+    taker_points = float(scores.taker_points[index])
+    return {
+        "valid": True,
+        "taker_points": int(taker_points) if taker_points.is_integer() else taker_points,
+        "bouts": int(scores.bouts[index]),
+        "needed": int(scores.needed[index]),
+        "made": bool(scores.made[index]),
+        "difference": int(scores.difference[index]),
+        "petit_au_bout": _SIDES[int(scores.petit_au_bout[index])],
+        "chelem": _SIDES[int(scores.chelem[index])],
+        "per_defender": int(scores.per_defender[index]),
+        "scores": [int(s) for s in scores.scores[index]],
+    }
+
+
+def records(playout: Playout, scores: Scores | None = None) -> list[dict]:
+    """The deal record (design.md) of every deal, the engine's outcome under ``"result"``."""
+    scores = scores or score(playout)
+    out = []
+    for index in range(len(playout)):
+        poignees = [
+            (seat, bb.to_cards(0, playout.shown_hi[seat, index]))
+            for seat in range(playout.players)
+            if playout.shown_hi[seat, index]
+        ]
+        out.append(
+            make_record(
+                playout.players,
+                int(playout.taker[index]),
+                scores.contract,
+                playout.plays[index].tolist(),
+                int(playout.leaders[index, 0]),
+                playout.chien[index].tolist(),
+                discard=None if playout.discard is None else playout.discard[index].tolist(),
+                called=None if playout.called is None else int(playout.called[index]),
+                poignees=poignees,
+                chelem_announced=playout.announced_chelem,
+                result=result_dict(scores, index),
+            )
+        )
+    return out
