@@ -369,10 +369,13 @@ def test_excuse_played_to_the_last_trick_changes_side() -> None:
     """The defence won trick 1 (3♦ over 2♦), so no chelem: the defender's Excuse played to the
     last trick goes to the taker, who wins it with the Petit."""
     game = three_player_garde_sans(
-        [f"{ALL_TRUMPS} R♠ R♥ 2♦", SPADES_AND_LOW_HEARTS,
-         "Excuse D♥ C♥ R♦ D♦ C♦ V♦ 10♦ 9♦ 8♦ 7♦ 6♦ 5♦ 4♦ 3♦ 9♣ " + LOW_CLUBS],
+        [
+            f"{ALL_TRUMPS} R♠ R♥ 2♦",
+            SPADES_AND_LOW_HEARTS,
+            "Excuse D♥ C♥ R♦ D♦ C♦ V♦ 10♦ 9♦ 8♦ 7♦ 6♦ 5♦ 4♦ 3♦ 9♣ " + LOW_CLUBS,
+        ],
         "1♦ R♣ D♣ C♣ V♣ 10♣",
-    )  # fmt: skip
+    )
     play_out(game, {0: f"2♦ R♥ {TRUMPS_DOWN_TO_2} R♠ 1"})
     assert format_cards(game.tricks[0].cards, sort=False) == "2♦ 1♠ 3♦"
     assert game.tricks[0].winner == 2
@@ -387,11 +390,13 @@ def test_excuse_played_to_the_last_trick_changes_side() -> None:
 def test_chelem_by_the_defence() -> None:
     """Seat 1 takes trick 1 with R♠, then leads every trump, R♥, the Petit and the Excuse."""
     game = three_player_garde_sans(
-        ["10♠ 9♠ 8♠ 7♠ 6♠ 5♠ 4♠ 3♠ 2♠ 1♠ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥ 1♥ 4♦ 3♦ 2♦ 1♦",
-         f"{ALL_TRUMPS} Excuse R♠ R♥",
-         "D♠ C♠ V♠ D♥ C♥ V♥ R♦ D♦ C♦ V♦ 10♦ 9♦ 8♦ 7♦ 6♦ 5♦ " + LOW_CLUBS],
+        [
+            "10♠ 9♠ 8♠ 7♠ 6♠ 5♠ 4♠ 3♠ 2♠ 1♠ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥ 1♥ 4♦ 3♦ 2♦ 1♦",
+            f"{ALL_TRUMPS} Excuse R♠ R♥",
+            "D♠ C♠ V♠ D♥ C♥ V♥ R♦ D♦ C♦ V♦ 10♦ 9♦ 8♦ 7♦ 6♦ 5♦ " + LOW_CLUBS,
+        ],
         "R♣ D♣ C♣ V♣ 10♣ 9♣",
-    )  # fmt: skip
+    )
     play_out(game, {1: f"R♠ {TRUMPS_DOWN_TO_2} R♥ 1 Excuse"})
     outcome = game.outcome()
     # The taker only has the chien, which counts for him at Garde Sans: 4.5+3.5+2.5+1.5+0.5+0.5.
@@ -419,12 +424,25 @@ def test_an_illegal_card_names_trick_seat_card_and_rule() -> None:
 
 def test_announced_chelem_gives_the_first_lead_to_the_taker() -> None:
     hands = [f"{ALL_TRUMPS} R♠ R♥ D♥", SPADES_AND_LOW_HEARTS, f"Excuse C♥ {DIAMONDS} {LOW_CLUBS}"]
-    game = Game(3, [cards(h) for h in hands[1:] + hands[:1]], 2, "garde_sans",
-                chien=cards(HIGH_CLUBS), chelem_announced=True)  # fmt: skip
+    game = Game(
+        3,
+        [cards(h) for h in hands[1:] + hands[:1]],
+        2,
+        "garde_sans",
+        chien=cards(HIGH_CLUBS),
+        chelem_announced=True,
+    )
     assert game.to_play == 2
     with pytest.raises(IllegalDeal, match="first lead to the taker"):
-        Game(3, [cards(h) for h in hands], 1, "garde_sans", chien=cards(HIGH_CLUBS),
-             chelem_announced=True, first_leader=0)  # fmt: skip
+        Game(
+            3,
+            [cards(h) for h in hands],
+            1,
+            "garde_sans",
+            chien=cards(HIGH_CLUBS),
+            chelem_announced=True,
+            first_leader=0,
+        )
 
 
 def test_petit_sec_voids_the_deal() -> None:
