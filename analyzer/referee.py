@@ -26,6 +26,7 @@ from .rules import (
     check_discard,
     chelem_bonus,
     contract_result,
+    excuse_changes_side,
     excuse_exchange,
     first_lead_plays,
     illegal_reason,
@@ -295,15 +296,16 @@ class Game:
 
     def _count(self) -> tuple[dict[str, int], dict[str, int]]:
         points2, bouts = {TAKER: 0, DEFENCE: 0}, {TAKER: 0, DEFENCE: 0}
+        chelem = self.chelem() is not None
         for trick in self.tricks:
             sides = [self.side(s) for s in trick.seats]
-            winner, last = trick.seats.index(trick.winner), trick is self.tricks[-1]
-            for card, owner in zip(
-                trick.cards, card_owners(trick.cards, sides, winner, last), strict=True
-            ):
+            winner = trick.seats.index(trick.winner)
+            changes_side = excuse_changes_side(trick is self.tricks[-1], chelem)
+            owners = card_owners(trick.cards, sides, winner, changes_side)
+            for card, owner in zip(trick.cards, owners, strict=True):
                 points2[owner] += int(POINTS2[card])
                 bouts[owner] += int(IS_BOUT[card])
-            receiver = excuse_exchange(trick.cards, sides, winner, last)
+            receiver = excuse_exchange(trick.cards, sides, winner, changes_side)
             if receiver is not None:
                 giver = TAKER if receiver == DEFENCE else DEFENCE
                 points2[receiver] += 1

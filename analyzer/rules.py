@@ -286,25 +286,36 @@ def last_trick_winner(
     return trick_winner(trick)
 
 
-def card_owners(trick: Sequence[int], sides: Sequence[str], winner: int, last: bool) -> list[str]:
-    """The side each card of a finished trick goes to: the winner's, except the Excuse played
-    before the last trick, which its player's side keeps. At the last trick it changes side
-    (unless it won the trick itself, in a chelem).
+def excuse_changes_side(last: bool, chelem: bool) -> bool:
+    """Played to the last trick, the Excuse goes to the trick's winner, except in a chelem (the
+    winner's side took every trick: a defender's Excuse then stays with the defence). Played to
+    any other trick, its player's side keeps it.
+    """
+    return last and not chelem
+
+
+def card_owners(
+    trick: Sequence[int], sides: Sequence[str], winner: int, changes_side: bool
+) -> list[str]:
+    """The side each card of a finished trick goes to: the winner's, except the Excuse, which
+    its player's side keeps unless ``changes_side`` (see :func:`excuse_changes_side`).
+    ``sides[i]`` is the side of the player of ``trick[i]``; ``winner`` an index in ``trick``.
     """
     return [
-        sides[i] if card == EXCUSE and not last else sides[winner] for i, card in enumerate(trick)
+        sides[i] if card == EXCUSE and not changes_side else sides[winner]
+        for i, card in enumerate(trick)
     ]
 
 
 def excuse_exchange(
-    trick: Sequence[int], sides: Sequence[str], winner: int, last: bool
+    trick: Sequence[int], sides: Sequence[str], winner: int, changes_side: bool
 ) -> str | None:
     """The side that receives a 0.5-point card for the Excuse kept by the other side, or ``None``.
 
     In points the Excuse's side counts 4.5 for it and gives 0.5 to the trick winner's side; the
     defence keeping it during a taker's chelem thus leaves the taker 87.
     """
-    owners = card_owners(trick, sides, winner, last)
+    owners = card_owners(trick, sides, winner, changes_side)
     if EXCUSE in trick and owners[list(trick).index(EXCUSE)] != sides[winner]:
         return sides[winner]
     return None

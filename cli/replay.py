@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import click
+
 from tarot_advisor.analyzer.cards import format_card
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.record import RecordError, RecordSyntaxError, load_records, replay

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from tarot_advisor.analyzer.cards import format_cards, parse_card, parse_cards
 from tarot_advisor.analyzer.referee import Game
 from tarot_advisor.analyzer.rules import (
