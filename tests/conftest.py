@@ -1,0 +1,85 @@
+"""Shared fixtures: random legal deals played out by the referee."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from tarot_advisor.analyzer.cards import EXCUSE, IS_BOUT, IS_KING, IS_TRUMP
+from tarot_advisor.analyzer.game import Contract, chien_size, hand_size, poignee_thresholds
+from tarot_advisor.analyzer.referee import Game
+from tarot_advisor.analyzer.rules import is_petit_sec
+
+
+def _deal(rng: random.Random, players: int) -> tuple[list[list[int]], list[int]]:
+    size = hand_size(players)
+    while True:  # a petit sec voids the deal: deal again
+        deck = list(range(78))
+        rng.shuffle(deck)
+        hands = [sorted(deck[seat * size : (seat + 1) * size]) for seat in range(players)]
+        if not any(is_petit_sec(hand) for hand in hands):
+            return hands, sorted(deck[players * size :])
+
+
+def _ecart(rng: random.Random, pool: list[int], size: int) -> list[int]:
+    plain = [c for c in pool if not (IS_KING[c] or IS_TRUMP[c] or c == EXCUSE)]
+    if len(plain) >= size:
+        return rng.sample(plain, size)
+    trumps = [c for c in pool if IS_TRUMP[c] and not IS_BOUT[c]]
+    return plain + rng.sample(trumps, size - len(plain))
+
+
+def _call(rng: random.Random, hand: list[int]) -> int:
+    rank = 14
+    while all(14 * suit + rank - 1 in hand for suit in range(4)):
+        rank -= 1
+    return 14 * rng.randrange(4) + rank - 1
+
+
+def _poignee(rng: random.Random, hand: list[int], players: int) -> list[int] | None:
+    trumps = [c for c in hand if IS_TRUMP[c]]
+    if EXCUSE in hand and len(trumps) + 1 in poignee_thresholds(players):
+        return [*trumps, EXCUSE]  # the Excuse stands in: every trump is shown
+    shown = [t for t in poignee_thresholds(players) if t <= len(trumps)]
+    return rng.sample(trumps, rng.choice(shown)) if shown else None
+
+
+def play_random_game(rng: random.Random, players: int) -> Game:
+    """A random legal deal: random taker and contract, a legal écart, a call (5 players), the
+    poignées of about half the players who can show one, now and then an announced chelem;
+    then every card drawn uniformly among the legal plays."""
+    hands, chien = _deal(rng, players)
+    taker, contract = rng.randrange(players), rng.choice(list(Contract))
+    called = _call(rng, hands[taker]) if players == 5 else None
+    discard = None
+    if contract.takes_chien:
+        pool = hands[taker] + chien
+        discard = _ecart(rng, pool, chien_size(players))
+        hands[taker] = sorted(set(pool) - set(discard))
+    poignees = []
+    for seat, hand in enumerate(hands):
+        shown = _poignee(rng, hand, players)
+        if shown and rng.random() < 0.5:
+            poignees.append((seat, shown))
+    game = Game(
+        players,
+        hands,
+        taker,
+        contract,
+        chien=chien,
+        discard=discard,
+        called=called,
+        poignees=poignees,
+        chelem_announced=rng.random() < 0.05,
+    )
+    while not game.is_over:
+        game.play(rng.choice(game.legal_plays()))
+    return game
+
+
+@pytest.fixture(scope="session")
+def random_game() -> Callable[[random.Random, int], Game]:
+    """:func:`play_random_game`: ``random_game(rng, players)`` returns a finished :class:`Game`."""
+    return play_random_game
