@@ -1,0 +1,142 @@
+"""``tarot-report``: batch studies written as report folders, and the speed benchmark.
+
+Subcommands are click commands registered on the :data:`main` group; a study in its own module
+(``cli/report_<name>.py``) registers itself with ``main.add_command(<command>)`` imported at the
+end of this module.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tarot_advisor.analyzer.game import PLAYER_COUNTS
+from tarot_advisor.analyzer.parallel import choose_jobs
+from tarot_advisor.cli.errors import INPUT_ERROR, fail
+from tarot_advisor.cli.progress import progress
+from tarot_advisor.reports.bench import run_benchmarks
+from tarot_advisor.reports.deals import (
+    DEFAULT_SEED,
+    largest_z,
+    run_deal_study,
+    statistics,
+    write_deal_report,
+)
+
+
+class OneSentenceErrors(click.Group):
+    """A group whose usage errors are one sentence on stderr and exit code 2, no usage dump."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        try:
+            result = super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as error:
+            fail(error.format_message(), INPUT_ERROR)
+        except click.Abort:
+            fail("interrupted", 1)
+        if not standalone_mode:
+            return result
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+@click.group(cls=OneSentenceErrors)
+def main() -> None:
+    """Batch studies of French Tarot deals, written as report folders."""
+
+
+def _jobs(_ctx: click.Context, _param: click.Parameter, value: int) -> int:
+    if value < -1:
+        raise click.BadParameter("give a number of workers, or 0 (or -1) for all cores")
+    return choose_jobs(value)
+
+
+players_option = click.option(
+    "--players",
+    type=click.Choice([str(p) for p in PLAYER_COUNTS]),
+    default="4",
+    show_default=True,
+    help="Number of players.",
+)
+seed_option = click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=DEFAULT_SEED,
+    show_default=True,
+    help="Random seed; the same seed and sample count give the same numbers whatever --jobs.",
+)
+jobs_option = click.option(
+    "--jobs",
+    type=int,
+    default=0,
+    callback=_jobs,
+    help="Worker processes; 0 or -1 uses every core (default).",
+)
+quiet_option = click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
+
+
+@main.command()
+@players_option
+@click.option(
+    "--deals",
+    "n_deals",
+    type=click.IntRange(min=1),
+    default=1_000_000,
+    show_default=True,
+    help="Number of random deals.",
+)
+@seed_option
+@jobs_option
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Folder for report.html, the PNG charts, the CSV tables and summary.json.",
+)
+@quiet_option
+def deals(players: str, n_deals: int, seed: int, jobs: int, out: Path, quiet: bool) -> None:
+    """What random deals look like: trumps, bouts, kings, suits, poignées, petit sec and the
+    point count, each beside its exact probability."""
+    with progress(n_deals, "dealing", quiet=quiet) as bar:
+        study = run_deal_study(int(players), n_deals, seed=seed, jobs=jobs, on_done=bar)
+    stats = statistics(study)
+    try:
+        write_deal_report(study, out, stats)
+    except OSError as error:
+        fail(f"cannot write the report into {out}: {error.strerror}")
+    click.echo(f"Report: {out / 'report.html'} (charts, CSV tables and summary.json beside it)")
+    click.echo(
+        f"{study.deals:,} deals for {study.players} players in {study.seconds:.2f} s "
+        f"({study.deals_per_second:,.0f} deals/s on {jobs} worker{'s' if jobs > 1 else ''}), "
+        f"seed {seed}"
+    )
+    worst = largest_z(stats)
+    if worst is not None:
+        name, z = worst
+        figures = int(stats["z"].notna().sum())
+        click.echo(f"Largest |z| against the exact laws: {abs(z):.2f} ({name}), over {figures}")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@click.option(
+    "--deals",
+    "n_deals",
+    type=click.IntRange(min=1),
+    default=2_000_000,
+    show_default=True,
+    help="Deals dealt per measurement.",
+)
+@jobs_option
+def bench(as_json: bool, n_deals: int, jobs: int) -> None:
+    """Speed: dealer throughput on every core and on one core."""
+    results = run_benchmarks(n_deals, jobs)
+    if as_json:
+        click.echo(json.dumps(results))
+        return
+    for name, value in results.items():
+        shown = f"{value:,.0f}" if isinstance(value, float) else str(value)
+        click.echo(f"{name:>28}  {shown}")
