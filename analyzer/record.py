@@ -223,7 +223,7 @@ def _check_deck(record: Record) -> tuple[int, ...] | None:
     return tuple(sorted(aside)) if record.contract.takes_chien else None
 
 
-def game_of_record(record: Record) -> Game:
+def game_of_record(record: Record, validate: bool = True) -> Game:
     """The referee's :class:`Game` for a record, ready for its first card (hands inferred)."""
     discard = _check_deck(record)
     hands: list[list[int]] = [[] for _ in range(record.players)]
@@ -245,6 +245,7 @@ def game_of_record(record: Record) -> Game:
         poignees=record.poignees,
         chelem_announced=record.chelem_announced,
         first_leader=record.first_leader,
+        validate=validate,
     )
 
 
@@ -255,10 +256,13 @@ def replay_game(data: Any) -> Game:
     :class:`.rules.IllegalPlay`, naming trick, seat, card and rule) for one the rules forbid.
     """
     record = parse_record(data)
-    game = game_of_record(record)
+    # The hands are inferred from the tricks, so one wrong card can make the implied deal wrong
+    # too: play first, to name the first illegal card rather than a consequence of it.
+    game = game_of_record(record, validate=False)
     for trick in record.tricks:
         for card in trick:
             game.play(card)
+    game.validate()
     return game
 
 

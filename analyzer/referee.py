@@ -108,7 +108,9 @@ class Game:
     called card (5 players). ``poignees`` are (seat, cards shown). ``first_leader`` defaults to
     seat 0 (position 1), or to the taker after an announced chelem.
 
-    Raises :class:`.rules.RuleError` subclasses for a deal the rules forbid.
+    Raises :class:`.rules.RuleError` subclasses for a deal the rules forbid; with
+    ``validate=False`` the deal is checked only by :meth:`validate` (called by :meth:`outcome`),
+    so that a replay can name the first illegal card before the faults of the deal it implies.
     """
 
     def __init__(
@@ -124,6 +126,7 @@ class Game:
         poignees: Iterable[tuple[int, Iterable[int]]] = (),
         chelem_announced: bool = False,
         first_leader: int | None = None,
+        validate: bool = True,
     ) -> None:
         self.players = check_players(players)
         self.hands = tuple(tuple(sorted(int(c) for c in hand)) for hand in hands)
@@ -133,39 +136,39 @@ class Game:
         self.discard = None if discard is None else tuple(sorted(int(c) for c in discard))
         self.called = None if called is None else int(called)
         self.chelem_announced = bool(chelem_announced)
-        self._check_deal()
-        self.dealt_taker_hand = self._dealt_taker_hand()
-        self._check_auction()
-        self.partner = self._partner()
-        self.shown_poignees = self._check_poignee_seats(poignees)
-        self.poignees = tuple(
-            (seat, poignee_bonus(cards, self._hand_of(seat, "poignée"), players))
-            for seat, cards in self.shown_poignees
+        self.shown_poignees = tuple(
+            (int(seat), tuple(int(c) for c in cards)) for seat, cards in poignees
         )
         if first_leader is None:
             first_leader = taker if chelem_announced else 0
-        if chelem_announced and first_leader != taker:
-            raise IllegalDeal(
-                f"an announced chelem gives the first lead to the taker (seat {taker})"
-            )
-        self._check_seat(first_leader, "first leader")
         self.first_leader = first_leader
+        self.partner = self._partner()
         self._remaining = [set(hand) for hand in self.hands]
         self.tricks: list[Trick] = []
         self.current: list[int] = []
+        if validate:
+            self.validate()
 
     # --- the deal as given ------------------------------------------------------------------
+
+    def validate(self) -> None:
+        """Checks the deal as given: hands, chien and écart, petit sec, call, poignées, first
+        lead. Raises :class:`.rules.RuleError` subclasses."""
+        self._check_seat(self.taker, "taker")
+        self._check_seat(self.first_leader, "first leader")
+        self._check_cards()
+        self._check_auction()
+        self.poignee_bonuses()
+        if self.chelem_announced and self.first_leader != self.taker:
+            raise IllegalDeal(
+                f"an announced chelem gives the first lead to the taker (seat {self.taker})"
+            )
 
     def _check_seat(self, seat: int, what: str) -> None:
         if not 0 <= seat < self.players:
             raise IllegalDeal(f"the {what} must be a seat 0…{self.players - 1}, not {seat}")
 
-    def _hand_of(self, seat: int, what: str) -> tuple[int, ...]:
-        self._check_seat(seat, what)
-        return self.hands[seat]
-
-    def _check_deal(self) -> None:
-        self._check_seat(self.taker, "taker")
+    def _check_cards(self) -> None:
         size = hand_size(self.players)
         if len(self.hands) != self.players:
             raise IllegalDeal(f"{self.players} players need {self.players} hands")
@@ -185,9 +188,30 @@ class Game:
         elif self.discard:
             raise IllegalDeal(f"a {self.contract.label} has no écart: the chien stays aside")
         cards = [c for hand in self.hands for c in hand] + list(aside)
-        if sorted(cards) != list(range(N_CARDS)):
-            twice = sorted({c for c in cards if cards.count(c) > 1})
-            raise IllegalDeal(f"every card must be dealt once; twice: {format_cards(twice)}")
+        twice = {c for c in cards if cards.count(c) > 1}
+        missing = set(range(N_CARDS)) - set(cards)
+        if twice or missing:
+            raise IllegalDeal(
+                "every card must be dealt once:"
+                + (f" twice {format_cards(twice)}" if twice else "")
+                + (f" missing {format_cards(missing)}" if missing else "")
+            )
+
+    def poignee_bonuses(self) -> tuple[tuple[int, int], ...]:
+        """(seat, bonus) of each poignée shown; raises :class:`.rules.IllegalPoignee`."""
+        seats = [seat for seat, _ in self.shown_poignees]
+        if len(set(seats)) != len(seats):
+            raise IllegalPoignee("a player may show only one poignée")
+        bonuses = []
+        for seat, cards in self.shown_poignees:
+            self._check_seat(seat, "player showing a poignée")
+            bonuses.append((seat, poignee_bonus(cards, self.hands[seat], self.players)))
+        return tuple(bonuses)
+
+    @property
+    def dealt_taker_hand(self) -> tuple[int, ...]:
+        """The taker's hand as dealt, before the chien (known from the écart)."""
+        return self._dealt_taker_hand()
 
     def _dealt_taker_hand(self) -> tuple[int, ...]:
         if not self.contract.takes_chien:
@@ -215,15 +239,6 @@ class Game:
             if self.called in hand and seat != self.taker:
                 return seat
         return None
-
-    def _check_poignee_seats(
-        self, poignees: Iterable[tuple[int, Iterable[int]]]
-    ) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        shown = tuple((int(seat), tuple(int(c) for c in cards)) for seat, cards in poignees)
-        seats = [seat for seat, _ in shown]
-        if len(set(seats)) != len(seats):
-            raise IllegalPoignee("a player may show only one poignée")
-        return shown
 
     # --- play -------------------------------------------------------------------------------
 
@@ -325,6 +340,7 @@ class Game:
         """The score sheet of the finished deal (rules.md §6–§8)."""
         if not self.is_over:
             raise RuleError(f"the deal is not over: trick {self.trick_number} is being played")
+        self.validate()
         points2, bouts = self._count()
         taker_points = points2[TAKER] / 2
         made, difference = contract_result(taker_points, bouts[TAKER])
@@ -336,7 +352,8 @@ class Game:
         )
         chelem = self.chelem()
         chelem_points = chelem_bonus(chelem, self.chelem_announced)
-        poignees = sum(bonus for _, bonus in self.poignees)
+        shown = self.poignee_bonuses()
+        poignees = sum(bonus for _, bonus in shown)
         s = per_defender_score(
             self.contract, taker_points, bouts[TAKER], petit, poignees, chelem_points
         )
@@ -356,7 +373,7 @@ class Game:
             petit_au_bout=petit,
             chelem=chelem,
             chelem_announced=self.chelem_announced,
-            poignees=self.poignees,
+            poignees=shown,
             poignee_bonus=poignees,
             chelem_bonus=chelem_points,
             per_defender=s,
