@@ -27,6 +27,9 @@ from tarot_advisor.reports.deals import (
     write_deal_report,
 )
 
+# click ≥ 8.2 signals a bare ``tarot-report`` as a usage error whose message is the help text.
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
 
 class OneSentenceErrors(click.Group):
     """A group whose usage errors are one sentence on stderr and exit code 2, no usage dump."""
@@ -34,6 +37,9 @@ class OneSentenceErrors(click.Group):
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         try:
             result = super().main(*args, standalone_mode=False, **kwargs)
+        except _NO_ARGS_IS_HELP as error:
+            click.echo(error.format_message(), err=True)
+            sys.exit(INPUT_ERROR)
         except click.UsageError as error:
             fail(error.format_message(), INPUT_ERROR)
         except click.Abort:
