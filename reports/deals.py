@@ -46,7 +46,6 @@ MAX_POINTS = 256
 
 _TRUMP_OR_EXCUSE = IS_TRUMP.copy()
 _TRUMP_OR_EXCUSE[EXCUSE] = True
-_SUIT_OF = SUIT.astype(np.intp)
 
 
 def _bincount(values: np.ndarray, length: int) -> np.ndarray:
@@ -58,7 +57,7 @@ def count_chunk(rng: np.random.Generator, n: int, players: int) -> dict[str, np.
     deals = deal(rng, n, players)
     hand = deals.hands[:, 0]
     h = hand_size(players)
-    suit_lengths = np.stack([(_SUIT_OF[hand] == s).sum(axis=1) for s in range(4)], axis=1)
+    suit_lengths = np.stack([(SUIT[hand] == s).sum(axis=1) for s in range(4)], axis=1)
     trumps_and_excuse = _TRUMP_OR_EXCUSE[deals.hands].sum(axis=2)  # (n, players)
     points, with_distribution = point_counts(hand)
     return {
@@ -135,10 +134,10 @@ def _row(name: str, count: int, n: int, exact_p: float | None) -> dict[str, obje
 
 
 def _distribution_rows(
-    name: str, counts: np.ndarray, n: int, law: list[float] | None, first: int = 0
+    name: str, counts: np.ndarray, n: int, law: list[float] | None
 ) -> list[dict[str, object]]:
     rows = []
-    for k in range(first, len(counts)):
+    for k in range(len(counts)):
         exact_p = law[k] if law is not None and k < len(law) else None
         rows.append(_row(f"{name}={k}", counts[k], n, exact_p))
     return rows
