@@ -10,8 +10,9 @@ How the shuffle works, and why it is exactly uniform
 Only the *partition* of the unseen cards into the free slots of each hand and of the chien
 matters, not the order inside a hand. Every unseen card ``j`` (``j`` = its index among the unseen
 cards, < 256) gets the 32-bit key ``(U_j << 8) | j`` with ``U_j`` a uniform 24-bit integer, all
-independent; each row of keys is sorted (NumPy's SIMD sort of ``uint32`` is ~10x faster than a
-``permuted`` or ``argsort``) and the low byte of the sorted keys gives the cards in slot order.
+independent; each row of keys is sorted and the low byte of the sorted keys gives the cards in
+slot order. Measured on 1M four-player deals, one core: ``Generator.permuted`` of uint8 rows
+1.45 s; these keys 0.3–0.4 s (random words 0.07 s, NumPy's SIMD sort of uint32 rows 0.1 s).
 
 The card index in the low byte only breaks ties between equal ``U``. A tie *inside* a group (hand
 or chien) changes nothing; a tie *across* a group boundary would favour low indices, so such
