@@ -53,17 +53,19 @@ BOUTS_HI = PETIT_HI | TWENTY_ONE_HI | EXCUSE_HI
 
 def card_of(word: np.ndarray, bit: np.ndarray) -> np.ndarray:
     """Card ids (int64) of bit positions ``bit`` in words ``word`` (0 = lo, 1 = hi)."""
-    return np.where(word == 0, LO_CARD[np.minimum(bit, 55)], 56 + bit)
+    return np.where(word == 0, LO_CARD[np.clip(bit, 0, 55)], 56 + bit)
+
+
+_LO_BIT_OF_CARD = np.where(CARD_WORD == 0, np.left_shift(1, CARD_BIT), 0).astype(U64)
+_HI_BIT_OF_CARD = np.where(CARD_WORD == 1, np.left_shift(1, CARD_BIT), 0).astype(U64)
 
 
 def from_cards(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The set of the cards of each row: ``cards`` (..., k) card ids → (lo, hi) of shape (...)."""
-    cards = np.asarray(cards, dtype=np.int64)
-    bits = np.left_shift(ONE, CARD_BIT[cards].astype(U64))
-    in_hi = CARD_WORD[cards] == 1
-    lo = np.bitwise_or.reduce(np.where(in_hi, ZERO, bits), axis=-1)
-    hi = np.bitwise_or.reduce(np.where(in_hi, bits, ZERO), axis=-1)
-    return lo.astype(U64), hi.astype(U64)
+    cards = np.asarray(cards)
+    lo = np.bitwise_or.reduce(_LO_BIT_OF_CARD[cards], axis=-1)
+    hi = np.bitwise_or.reduce(_HI_BIT_OF_CARD[cards], axis=-1)
+    return lo, hi
 
 
 def to_cards(lo: int, hi: int) -> list[int]:
@@ -74,39 +76,54 @@ def to_cards(lo: int, hi: int) -> list[int]:
     ]
 
 
-def lowest_bit(x: np.ndarray) -> np.ndarray:
-    """Index (int64) of the lowest set bit of each ``uint64``; −1 where ``x`` is 0."""
-    isolated = x & (~x + ONE)
-    exponent = np.frexp(isolated.astype(np.float64))[1]  # exact: a power of two
-    return exponent.astype(np.int64) - 1
+_EXPONENT = U64(0x7FF0000000000000)
+_EXPONENT_SHIFT = U64(52)
+_BELOW_MANTISSA = U64(7)
+_LARGE = U64(1 << 53)
 
 
-def highest_bit(x: np.ndarray) -> np.ndarray:
-    """Index (int64) of the highest set bit of each ``uint64`` below 2**62; −1 where ``x`` is 0.
+def _as_float_exact(x: np.ndarray) -> np.ndarray:
+    """``x`` as float64 with its highest bit intact: a value of 2**53 or more would round (up to
+    the next power of two, at worst), so its three lowest bits are cleared first — the sets of
+    this module hold at most 56 bits, so those bits are never the highest."""
+    return np.where(x >= _LARGE, x & ~_BELOW_MANTISSA, x).astype(np.float64)
 
-    Values of 2**53 or more would round when converted to float, so the top is found on ``x``
-    shifted down by 8 bits, which is exact for every set this module builds.
-    """
-    shifted = x >> U64(8)
-    top_shifted = np.frexp(shifted.astype(np.float64))[1].astype(np.int64) + 7
-    top_low = np.frexp(x.astype(np.float64))[1].astype(np.int64) - 1
-    return np.where(shifted != 0, top_shifted, top_low)
+
+def _exponent(f: np.ndarray) -> np.ndarray:
+    return (f.view(U64) >> _EXPONENT_SHIFT).astype(np.int64) - 1023
 
 
 def lowest(x: np.ndarray) -> np.ndarray:
     """The lowest set bit of each word as a one-bit mask (0 where ``x`` is 0)."""
-    return x & (~x + ONE)
+    return x & -x  # two's complement: −x keeps the lowest set bit and flips all above it
 
 
 def highest(x: np.ndarray) -> np.ndarray:
     """The highest set bit of each word as a one-bit mask (0 where ``x`` is 0)."""
-    top = highest_bit(x)
-    return np.where(top >= 0, np.left_shift(ONE, np.maximum(top, 0).astype(U64)), ZERO)
+    # Keeping only a float's exponent bits leaves the power of two at or below it.
+    f = _as_float_exact(x)
+    return (f.view(U64) & _EXPONENT).view(np.float64).astype(U64)
+
+
+def lowest_bit(x: np.ndarray) -> np.ndarray:
+    """Index (int64) of the lowest set bit of each ``uint64``; −1023 where ``x`` is 0."""
+    return _exponent(lowest(x).astype(np.float64))  # a power of two converts exactly
+
+
+def highest_bit(x: np.ndarray) -> np.ndarray:
+    """Index (int64) of the highest set bit of each ``uint64``; −1023 where ``x`` is 0."""
+    return _exponent(_as_float_exact(x))
 
 
 def above(single: np.ndarray) -> np.ndarray:
-    """All bits strictly above the one set bit of ``single`` (all bits where ``single`` is 0)."""
-    return ~((single << ONE) - ONE) & np.where(single == 0, ~ZERO, ~single)
+    """All bits strictly above the one set bit of ``single`` (none where ``single`` is 0)."""
+    return ~(single | (single - ONE))
+
+
+def above_or_all(single: np.ndarray) -> np.ndarray:
+    """All bits strictly above the one set bit of ``single``, and all bits where it is 0 (so
+    that "above the highest card of an empty set" is everything)."""
+    return np.where(single == ZERO, ~ZERO, above(single))
 
 
 def _byte_tables(word_cards: np.ndarray) -> np.ndarray:

@@ -108,7 +108,7 @@ def _roman_value(text: str) -> int | None:
 
 
 def parse_card(token: str) -> int:
-    """The card id a token names: ``R♠``, ``Rs``, ``10♥``, ``1c``, ``21``, ``XXI``, ``Excuse``, ``★``.
+    """The card id a token names: ``R♠``, ``Rs``, ``10♥``, ``1c``, ``21``, ``XXI``, ``Excuse``.
 
     Raises :class:`CardError` naming the token when it is not a card.
     """
@@ -129,9 +129,7 @@ def parse_card(token: str) -> int:
             return suited(suit, _RANK_TOKENS[rank_text])
         if rank_text.isdigit() and 1 <= int(rank_text) <= 10:
             return suited(suit, int(rank_text))
-    raise CardError(
-        f"'{token}' is not a card (write e.g. R♠ or Rs, 10♥, 1c, 21 or XXI, Excuse)"
-    )
+    raise CardError(f"'{token}' is not a card (write e.g. R♠ or Rs, 10♥, 1c, 21 or XXI, Excuse)")
 
 
 def split_tokens(text: str) -> list[str]:

@@ -28,90 +28,126 @@ TRUMP_LEAD = 4
 class Table:
     """The state of N deals being played, all at the same trick and position in the trick.
 
-    Per-seat arrays have shape (n, N), per-deal arrays (N,). Card sets are ``uint64`` pairs
-    ``*_lo``/``*_hi`` (see :mod:`bitboard`).
+    Per-player arrays have shape (n, N) and are indexed by the position in the current trick:
+    row 0 is the trick's leader, row k the k-th player after it (:attr:`seat` gives their seats).
+    The rows turn at the end of every trick so that the winner, who leads next, is row 0; the
+    player to act is then always row :attr:`position`, and those still to play are the rows
+    after it — no per-deal gather is needed while a trick is played. Per-deal arrays are (N,).
+    Card sets are ``uint64`` pairs ``*_lo``/``*_hi`` (see :mod:`bitboard`).
     """
 
     players: int
     contract: Contract
-    taker: np.ndarray  # (N,) int64 seat of the taker
-    partner: np.ndarray  # (N,) int64 seat of the 5-player partner, −1 when none
-    called_lo: np.ndarray  # (N,) uint64 the called card (5 players; else 0)
-    called_hi: np.ndarray
+    n_tricks: int
+    seat: np.ndarray  # (n, N) int64 the seat at each position
     hands_lo: np.ndarray  # (n, N) uint64
     hands_hi: np.ndarray
-    taker_side: np.ndarray  # (n, N) bool: the taker and the partner
+    on_taker_side: np.ndarray  # (n, N) bool: the taker and the partner
+    is_taker: np.ndarray  # (n, N) bool
+    is_partner: np.ndarray  # (n, N) bool (5 players)
+    shown_hi: np.ndarray  # (n, N) uint64 trumps shown in a poignée (public)
+    called_lo: np.ndarray  # (N,) uint64 the called card (5 players; else 0)
+    called_hi: np.ndarray
     ecart_lo: np.ndarray  # (N,) uint64 the écart (known to the taker only)
     ecart_hi: np.ndarray
-    shown_hi: np.ndarray  # (n, N) uint64 trumps shown in a poignée (public)
-    n_tricks: int
     trick: int = 0
     position: int = 0
+    known_void: np.ndarray = field(init=False)  # (n, N) uint8 bits 0–3 suits, 4 trumps
+    taker_void: np.ndarray = field(init=False)  # (N,) uint8 the taker's shown voids
+    taker_shown_hi: np.ndarray = field(init=False)  # (N,) uint64
+    any_shown: bool = field(init=False)  # whether any poignée was shown in any deal
     played_lo: np.ndarray = field(init=False)  # (N,) every card played so far (public)
     played_hi: np.ndarray = field(init=False)
     revealed: np.ndarray = field(init=False)  # (N,) bool the called card has been played
-    known_void: np.ndarray = field(init=False)  # (n, N) uint8 bits 0–3 suits, 4 trumps
-    leader: np.ndarray = field(init=False)  # (N,) int64
     lead_suit: np.ndarray = field(init=False)  # (N,) int64: −1 none yet, 0–3 suit, 4 trumps
-    best_seat: np.ndarray = field(init=False)  # (N,) seat winning the trick so far, −1 none
+    lead_lo: np.ndarray = field(init=False)  # (N,) uint64 the cards of the suit led
+    lead_hi: np.ndarray = field(init=False)  # (N,) uint64 the trumps when trumps were led
+    lead_bit: np.ndarray = field(init=False)  # (N,) uint8 the void bit of the suit led
+    best_position: np.ndarray = field(init=False)  # (N,) position winning the trick, −1 none
+    best_on_taker_side: np.ndarray = field(init=False)  # (N,) bool
     beat_lo: np.ndarray = field(init=False)  # (N,) cards that would beat the trick's best card
     beat_hi: np.ndarray = field(init=False)
     trick_lo: np.ndarray = field(init=False)  # (N,) cards in the current trick
     trick_hi: np.ndarray = field(init=False)
-    excuse_seat: np.ndarray = field(init=False)  # (N,) seat that played the Excuse here, −1
+    excuse_position: np.ndarray = field(init=False)  # (N,) who played the Excuse here, −1
+    excuse_on_taker_side: np.ndarray = field(init=False)  # (N,) bool
     taker_tricks: np.ndarray = field(init=False)  # (N,) tricks won by the taker's side
     defence_tricks: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
-        n_deals = len(self.taker)
+        n_deals = self.n_deals
+        self.known_void = np.zeros((self.players, n_deals), np.uint8)
+        self.taker_void = np.zeros(n_deals, np.uint8)
+        self.taker_shown_hi = np.bitwise_or.reduce(
+            np.where(self.is_taker, self.shown_hi, ZERO), axis=0
+        )
+        self.any_shown = bool(self.shown_hi.any())
         self.played_lo = np.zeros(n_deals, U64)
         self.played_hi = np.zeros(n_deals, U64)
         self.revealed = np.zeros(n_deals, bool)
-        self.known_void = np.zeros((self.players, n_deals), np.uint8)
-        self.leader = np.zeros(n_deals, np.int64)
         self.taker_tricks = np.zeros(n_deals, np.int64)
         self.defence_tricks = np.zeros(n_deals, np.int64)
-        self.start_trick(self.leader)
+        self._new_trick()
 
     @property
     def n_deals(self) -> int:
-        return len(self.taker)
+        return self.seat.shape[1]
 
-    def start_trick(self, leader: np.ndarray) -> None:
+    def _new_trick(self) -> None:
         n_deals = self.n_deals
-        self.leader = leader
         self.position = 0
         self.lead_suit = np.full(n_deals, NO_SUIT, np.int64)
-        self.best_seat = np.full(n_deals, -1, np.int64)
+        self.lead_lo = np.zeros(n_deals, U64)
+        self.lead_hi = np.zeros(n_deals, U64)
+        self.lead_bit = np.zeros(n_deals, np.uint8)
+        self.best_position = np.full(n_deals, -1, np.int64)
+        self.best_on_taker_side = np.zeros(n_deals, bool)
         self.beat_lo = np.full(n_deals, bb.ALL_LO, U64)
         self.beat_hi = np.full(n_deals, bb.TRUMPS_HI, U64)
         self.trick_lo = np.zeros(n_deals, U64)
         self.trick_hi = np.zeros(n_deals, U64)
-        self.excuse_seat = np.full(n_deals, -1, np.int64)
+        self.excuse_position = np.full(n_deals, -1, np.int64)
+        self.excuse_on_taker_side = np.zeros(n_deals, bool)
 
-    def seat_to_play(self) -> np.ndarray:
-        """(N,) int64: the seat whose turn it is."""
-        return (self.leader + self.position) % self.players
+    def turn_to(self, leader_position: np.ndarray) -> None:
+        """Start the next trick with the player now at ``leader_position`` (N,) as row 0."""
+        n, n_deals = self.players, self.n_deals
+        rows = (leader_position[None, :] + np.arange(n)[:, None]) % n
+        flat = rows * n_deals + np.arange(n_deals)[None, :]
+        for name in _PER_PLAYER:
+            setattr(self, name, np.take(getattr(self, name), flat))
+        self._new_trick()
 
-    def knows_sides(self, seat: np.ndarray) -> np.ndarray:
-        """(N,) bool: whether ``seat`` knows every player's side (always, but with 5 players
-        before the called card appears, where only the partner knows)."""
+    def knows_sides(self, position: int) -> np.ndarray:
+        """(N,) bool: whether the player at ``position`` knows every player's side (always, but
+        with 5 players before the called card appears, when only the partner knows)."""
         if self.players != 5:
             return np.ones(self.n_deals, bool)
-        return self.revealed | (seat == self.partner)
+        return self.revealed | self.is_partner[position]
 
-    def known_ally(self, seat: np.ndarray, other: np.ndarray) -> np.ndarray:
-        """(N,) bool: ``other`` is on ``seat``'s side and ``seat`` knows it."""
-        rows = np.arange(self.n_deals)
-        same_side = self.taker_side[seat, rows] == self.taker_side[other, rows]
-        return (seat == other) | (self.knows_sides(seat) & same_side)
+    def known_ally(self, position: int, other: int) -> np.ndarray:
+        """(N,) bool: the player at ``other`` is on the side of the one at ``position``, and the
+        latter knows it."""
+        if other == position:
+            return np.ones(self.n_deals, bool)
+        same_side = self.on_taker_side[position] == self.on_taker_side[other]
+        if self.players != 5:
+            return same_side
+        return self.knows_sides(position) & same_side
 
-    def legal(self, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The cards ``seat`` may play now (rules.md §4), as a (lo, hi) pair of (N,) uint64."""
-        rows = np.arange(self.n_deals)
-        hand_lo, hand_hi = self.hands_lo[seat, rows], self.hands_hi[seat, rows]
+    def best_is_known_ally(self, position: int) -> np.ndarray:
+        """(N,) bool: the card winning the trick so far is an ally's, as ``position`` knows."""
+        same_side = self.best_on_taker_side == self.on_taker_side[position]
+        if self.players != 5:
+            return (self.best_position >= 0) & same_side
+        return (self.best_position >= 0) & self.knows_sides(position) & same_side
+
+    def legal(self) -> tuple[np.ndarray, np.ndarray]:
+        """The cards the player to act may play (rules.md §4), as a (lo, hi) pair of (N,)
+        uint64."""
+        hand_lo, hand_hi = self.hands_lo[self.position], self.hands_hi[self.position]
         free = self.lead_suit == NO_SUIT
-        follow = hand_lo & bb.SUIT_OR_NONE_LO[self.lead_suit]
+        follow = hand_lo & self.lead_lo
         can_follow = follow != ZERO
         trumps = hand_hi & bb.TRUMPS_HI
         over = trumps & self.beat_hi
@@ -136,11 +172,12 @@ class Table:
         restricted = legal_lo & (~suit_lo | self.called_lo)
         return np.where(restricted != ZERO, restricted, legal_lo)
 
-    def play(self, seat: np.ndarray, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
-        """``seat`` plays one card in every deal: exactly one bit set in ``card_lo | card_hi``."""
-        rows = np.arange(self.n_deals)
-        self.hands_lo[seat, rows] ^= card_lo
-        self.hands_hi[seat, rows] ^= card_hi
+    def play(self, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
+        """The player to act plays one card in every deal: exactly one bit set in
+        ``card_lo | card_hi``."""
+        k = self.position
+        self.hands_lo[k] ^= card_lo
+        self.hands_hi[k] ^= card_hi
         self.played_lo |= card_lo
         self.played_hi |= card_hi
         self.trick_lo |= card_lo
@@ -150,27 +187,52 @@ class Table:
 
         is_excuse = card_hi == bb.EXCUSE_HI
         is_trump = (card_hi & bb.TRUMPS_HI) != ZERO
-        card_suit = np.where(is_trump, TRUMP_LEAD, bb.lowest_bit(card_lo) % 4)
-        self.excuse_seat = np.where(is_excuse, seat, self.excuse_seat)
+        if is_excuse.any():
+            self.excuse_position = np.where(is_excuse, k, self.excuse_position)
+            self.excuse_on_taker_side |= is_excuse & self.on_taker_side[k]
+        no_suit_yet = self.lead_suit == NO_SUIT
+        if k > 0:
+            # A player who does not follow shows a void; one who does not trump either, no
+            # trumps. (The Excuse shows nothing.)
+            followed = ((card_lo & self.lead_lo) | (card_hi & self.lead_hi)) != ZERO
+            off_suit = ~no_suit_yet & ~is_excuse & ~followed
+            shown = self.lead_bit | np.where(is_trump, _NO_BITS, _NO_TRUMP_BIT)
+            void_bits = np.where(off_suit, shown, _NO_BITS)
+            self.known_void[k] |= void_bits
+            self.taker_void |= np.where(self.is_taker[k], void_bits, _NO_BITS)
+        if k == 0 or no_suit_yet.any():
+            # The first card but the Excuse sets the suit of the trick.
+            card_suit = np.where(is_trump, TRUMP_LEAD, bb.lowest_bit(card_lo) & 3)
+            sets_suit = no_suit_yet & ~is_excuse
+            self.lead_suit = np.where(sets_suit, card_suit, self.lead_suit)
+            self.lead_lo = bb.SUIT_OR_NONE_LO[self.lead_suit]
+            self.lead_hi = np.where(self.lead_suit == TRUMP_LEAD, bb.TRUMPS_HI, ZERO)
+            self.lead_bit = _LEAD_BIT[self.lead_suit]
 
-        # A player who does not follow shows a void; one who does not trump either, no trumps.
-        led = (self.lead_suit != NO_SUIT) & ~is_excuse
-        off_suit = led & (card_suit != self.lead_suit)
-        void_bits = np.where(
-            off_suit & (self.lead_suit < TRUMP_LEAD), 1 << np.maximum(self.lead_suit, 0), 0
-        )
-        void_bits |= np.where(off_suit & ~is_trump, 1 << TRUMP_LEAD, 0)
-        self.known_void[seat, rows] |= void_bits.astype(np.uint8)
-
-        sets_suit = (self.lead_suit == NO_SUIT) & ~is_excuse
-        self.lead_suit = np.where(sets_suit, card_suit, self.lead_suit)
         wins = ((card_lo & self.beat_lo) | (card_hi & self.beat_hi)) != ZERO
-        self.best_seat = np.where(wins, seat, self.best_seat)
-        new_beat_lo = np.where(is_trump, ZERO, bb.SUIT_OR_NONE_LO[card_suit] & bb.above(card_lo))
+        self.best_position = np.where(wins, k, self.best_position)
+        self.best_on_taker_side = np.where(wins, self.on_taker_side[k], self.best_on_taker_side)
+        new_beat_lo = np.where(is_trump, ZERO, self.lead_lo & bb.above(card_lo))
         new_beat_hi = np.where(is_trump, bb.TRUMPS_HI & bb.above(card_hi), bb.TRUMPS_HI)
         self.beat_lo = np.where(wins, new_beat_lo, self.beat_lo)
         self.beat_hi = np.where(wins, new_beat_hi, self.beat_hi)
         self.position += 1
+
+
+_NO_BITS = np.uint8(0)
+_NO_TRUMP_BIT = np.uint8(1 << TRUMP_LEAD)
+_LEAD_BIT = np.array([1, 2, 4, 8, 1 << TRUMP_LEAD, 0], np.uint8)
+"""Void bit shown by not following each lead (suits 0–3, trumps 4, none −1)."""
+_PER_PLAYER = (
+    "seat",
+    "hands_lo",
+    "hands_hi",
+    "on_taker_side",
+    "is_taker",
+    "is_partner",
+    "shown_hi",
+    "known_void",
+)
 
 
 @dataclass(frozen=True)
@@ -178,11 +240,27 @@ class Turn:
     """What one decision sees: the table, the seat to play and its legal cards, per deal."""
 
     table: Table
-    seat: np.ndarray  # (N,) int64
-    hand_lo: np.ndarray  # (N,) uint64 the player's hand
-    hand_hi: np.ndarray
+    position: int  # the player's position in the trick (its row in the table's arrays)
     legal_lo: np.ndarray  # (N,) uint64 the cards the rules allow
     legal_hi: np.ndarray
+
+    @property
+    def hand_lo(self) -> np.ndarray:
+        """(N,) uint64 the player's hand."""
+        return self.table.hands_lo[self.position]
+
+    @property
+    def hand_hi(self) -> np.ndarray:
+        return self.table.hands_hi[self.position]
+
+    @property
+    def on_taker_side(self) -> np.ndarray:
+        """(N,) bool: the player is the taker or the partner."""
+        return self.table.on_taker_side[self.position]
+
+    @property
+    def is_taker(self) -> np.ndarray:
+        return self.table.is_taker[self.position]
 
 
 @dataclass
@@ -192,9 +270,10 @@ class Playout:
     Scoring inputs (all (N,)): ``taker_points2`` int64 doubled points of the taker's side;
     ``bouts`` int64; ``petit_au_bout`` int8 (+1 taker's side, −1 defence, 0 none); ``chelem``
     int8 (+1 taker's side won every trick, −1 the defence did, 0 neither); ``poignee_bonus`` int64
-    the sum of the poignées shown; ``partner`` int64 (−1 none). Records: ``plays`` (N, T, n)
-    uint8 card ids in play order per trick, ``leaders`` (N, T) int64, ``discard`` (N, c) uint8
-    (Prise/Garde only, else None), ``shown_hi`` (n, N) uint64.
+    the sum of the poignées shown; ``partner`` int64 (−1 none). Records: ``played_lo``/``_hi``
+    (T·n, N) uint64 every card in play order as one-bit pairs (:attr:`plays` as card ids),
+    ``leaders`` (N, T) int64, ``discard`` (N, c) uint8 (Prise/Garde only, else None),
+    ``shown_hi`` (n, N) uint64.
     """
 
     players: int
@@ -208,7 +287,8 @@ class Playout:
     petit_au_bout: np.ndarray
     chelem: np.ndarray
     poignee_bonus: np.ndarray
-    plays: np.ndarray
+    played_lo: np.ndarray
+    played_hi: np.ndarray
     leaders: np.ndarray
     chien: np.ndarray
     discard: np.ndarray | None
@@ -216,6 +296,13 @@ class Playout:
 
     def __len__(self) -> int:
         return len(self.taker)
+
+    @property
+    def plays(self) -> np.ndarray:
+        """(N, T, n) uint8 card ids, each trick's cards in play order from its leader."""
+        n_tricks = self.leaders.shape[1]
+        ids = _card_ids(self.played_lo, self.played_hi)
+        return ids.reshape(n_tricks, self.players, len(self)).transpose(2, 0, 1)
 
 
 def play(
@@ -293,26 +380,28 @@ def play(
     shows = np.full((players, n_deals), others_poignees)
     shows[taker, rows] = taker_poignee
     shown_hi, poignee_bonus = _poignees(players, hands_hi, shows)
+    seats = np.repeat(np.arange(players)[:, None], n_deals, axis=1)
     n_tricks = hand_size(players)
     table = Table(
         players=players,
         contract=contract,
-        taker=taker,
-        partner=partner,
-        called_lo=called_lo,
-        called_hi=called_hi,
+        n_tricks=n_tricks,
+        seat=seats,
         hands_lo=hands_lo,
         hands_hi=hands_hi,
-        taker_side=taker_side,
+        on_taker_side=taker_side,
+        is_taker=seats == taker,
+        is_partner=seats == partner,
+        shown_hi=shown_hi,
+        called_lo=called_lo,
+        called_hi=called_hi,
         ecart_lo=ecart_lo,
         ecart_hi=ecart_hi,
-        shown_hi=shown_hi,
-        n_tricks=n_tricks,
     )
-    first_leader = taker.copy() if announce_chelem else np.zeros(n_deals, np.int64)
-    table.start_trick(first_leader)
+    table.turn_to(taker.copy() if announce_chelem else np.zeros(n_deals, np.int64))
 
-    plays = np.zeros((n_deals, n_tricks, players), np.uint8)
+    played_lo: list[np.ndarray] = []  # each card played, in order, as a one-bit pair
+    played_hi: list[np.ndarray] = []
     leaders = np.zeros((n_deals, n_tricks), np.int64)
     exchange2 = np.zeros(n_deals, np.int64)  # half points the Excuse's exchange moves to the taker
     petit_trick_side = np.zeros((n_tricks, n_deals), np.int8)  # ±1 side winning the Petit's trick
@@ -320,27 +409,28 @@ def play(
 
     for trick_index in range(n_tricks):
         table.trick = trick_index
-        leaders[:, trick_index] = table.leader
+        leaders[:, trick_index] = table.seat[0]
         for position in range(players):
-            seat = table.seat_to_play()
-            legal_lo, legal_hi = table.legal(seat)
-            turn = Turn(table, seat, hands_lo[seat, rows], hands_hi[seat, rows], legal_lo, legal_hi)
+            legal_lo, legal_hi = table.legal()
+            turn = Turn(table, position, legal_lo, legal_hi)
             card_lo, card_hi = _choose(turn, taker_policy, defence_policy, rng)
-            plays[:, trick_index, position] = _card_ids(card_lo, card_hi)
-            table.play(seat, card_lo, card_hi)
+            played_lo.append(card_lo)
+            played_hi.append(card_hi)
+            table.play(card_lo, card_hi)
 
         last = trick_index == n_tricks - 1
-        winner = table.best_seat
-        excuse_in = table.excuse_seat >= 0
-        excuse_side_taker = taker_side[np.maximum(table.excuse_seat, 0), rows]
+        winner = table.best_position
+        winner_taker = table.best_on_taker_side
+        excuse_in = table.excuse_position >= 0
+        excuse_side_taker = table.excuse_on_taker_side
         if last:
             # A side that won every trick before and plays the Excuse last wins the trick.
             side_swept = np.where(
                 excuse_side_taker, table.defence_tricks == 0, table.taker_tricks == 0
             )
             won_by_excuse = excuse_in & side_swept & (n_tricks > 1)
-            winner = np.where(won_by_excuse, table.excuse_seat, winner)
-        winner_taker = taker_side[winner, rows]
+            winner = np.where(won_by_excuse, table.excuse_position, winner)
+            winner_taker = np.where(won_by_excuse, excuse_side_taker, winner_taker)
         # Outside the last trick the Excuse stays with its side, which gives half a point back.
         excuse_kept = excuse_in & (not last)
         excuse_crosses = excuse_kept & (excuse_side_taker != winner_taker)
@@ -354,7 +444,8 @@ def play(
         petit_trick_side[trick_index] = np.where(has_petit, np.where(winner_taker, 1, -1), 0)
         table.taker_tricks += winner_taker
         table.defence_tricks += ~winner_taker
-        table.start_trick(winner)
+        if not last:
+            table.turn_to(winner)
 
     chelem = np.where(
         table.defence_tricks == 0, 1, np.where(table.taker_tricks == 0, -1, 0)
@@ -377,7 +468,8 @@ def play(
         petit_au_bout=petit_au_bout.astype(np.int8),
         chelem=chelem,
         poignee_bonus=poignee_bonus,
-        plays=plays,
+        played_lo=np.stack(played_lo),
+        played_hi=np.stack(played_hi),
         leaders=leaders,
         chien=np.asarray(deals.chien),
         discard=discard,
@@ -386,15 +478,13 @@ def play(
 
 
 def _choose(turn: Turn, taker_policy, defence_policy, rng: np.random.Generator):
-    table = turn.table
     card_lo, card_hi = taker_policy.choose(turn, rng)
     if defence_policy is taker_policy:
         return card_lo, card_hi
     defence_lo, defence_hi = defence_policy.choose(turn, rng)
-    on_taker_side = table.taker_side[turn.seat, np.arange(table.n_deals)]
     return (
-        np.where(on_taker_side, card_lo, defence_lo),
-        np.where(on_taker_side, card_hi, defence_hi),
+        np.where(turn.on_taker_side, card_lo, defence_lo),
+        np.where(turn.on_taker_side, card_hi, defence_hi),
     )
 
 

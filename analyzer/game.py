@@ -1,4 +1,7 @@
-"""Facts of the game that depend on the number of players or the contract (rules.md §2, §3, §6, §7)."""
+"""Facts of the game that depend on the number of players or the contract.
+
+rules.md §2 (seats, deal), §3 (contracts), §6 (points needed), §7 (poignées).
+"""
 
 from __future__ import annotations
 
@@ -102,7 +105,7 @@ _ALIASES = {
     "garde_contre_le_chien": "garde_contre",
 }
 
-BIDS = ("pass",) + tuple(c.value for c in Contract)
+BIDS = ("pass", *(c.value for c in Contract))
 """Bid names, weakest first, as printed and in JSON."""
 
 

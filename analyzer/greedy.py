@@ -1,7 +1,8 @@
 """The engine's greedy card-play policy: the habits of competent players, as array operations.
 
 Each habit is a small function that returns, per deal, a candidate card (a pair of one-bit
-``uint64`` masks, zero where the habit does not apply). :meth:`GreedyPolicy.choose` takes the
+``uint64`` masks, zero where the habit does not apply; ``None`` when it applies nowhere).
+:meth:`GreedyPolicy.choose` takes the
 first habit that applies, in the order a player would think of them. Every habit decides from
 what its player may know (:class:`Knowledge`): their own hand, the cards played, the écart (the
 taker's own), the trumps shown in poignées, the voids others have shown, and who is on which
@@ -11,6 +12,7 @@ side (with 5 players, known to the others only once the called card appears).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -20,15 +22,18 @@ from .engine import NO_SUIT, TRUMP_LEAD, Turn
 from .policy import cheapest, either
 
 Candidate = tuple[np.ndarray, np.ndarray]
+"""A card per deal as a pair of one-bit (N,) uint64 masks, zero where the habit has none."""
 
 _HUNTING_TRUMPS = {3: 7, 4: 5, 5: 4}
 """Trumps a defender needs in hand to lead them to hunt the Petit."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class Knowledge:
-    """What the player to act knows, per deal ((N,) arrays; card sets as uint64 pairs)."""
+    """What the player to act knows, per deal ((N,) arrays; card sets as uint64 pairs), and the
+    judgements on the trick several habits share (computed once, when first asked for)."""
 
+    turn: Turn
     unseen_lo: np.ndarray  # cards neither played, nor in hand, nor in one's own écart
     unseen_hi: np.ndarray
     threat_hi: np.ndarray  # unseen trumps that may be in an opponent's hand
@@ -38,16 +43,28 @@ class Knowledge:
     later_void_in_lead: np.ndarray  # bool: one of them has shown a void in the suit led
     side_swept: np.ndarray  # bool: my side has won every trick so far
 
+    @cached_property
+    def ally_wins(self) -> np.ndarray:
+        """(N,) bool: the card winning the trick so far is a known ally's."""
+        return self.turn.table.best_is_known_ally(self.turn.position)
+
+    @cached_property
+    def safe_winners(self) -> Candidate:
+        """The legal cards that win the trick and that no later opponent can beat (as sets)."""
+        return _safe_winners(self.turn, self)
+
+    @cached_property
+    def best_is_safe(self) -> np.ndarray:
+        """(N,) bool: no later opponent can beat the card now winning the trick."""
+        return _best_is_safe(self.turn, self)
+
 
 def knowledge(turn: Turn) -> Knowledge:
     """Gather what the player of ``turn`` knows."""
     table = turn.table
-    seat = turn.seat
-    rows = np.arange(table.n_deals)
-    on_taker_side = table.taker_side[seat, rows]
-    is_taker = seat == table.taker
-    own_ecart_lo = np.where(is_taker, table.ecart_lo, ZERO)
-    own_ecart_hi = np.where(is_taker, table.ecart_hi, ZERO)
+    k = turn.position
+    own_ecart_lo = np.where(turn.is_taker, table.ecart_lo, ZERO)
+    own_ecart_hi = np.where(turn.is_taker, table.ecart_hi, ZERO)
     unseen_lo = bb.ALL_LO & ~table.played_lo & ~turn.hand_lo & ~own_ecart_lo
     unseen_hi = bb.ALL_HI & ~table.played_hi & ~turn.hand_hi & ~own_ecart_hi
 
@@ -55,19 +72,23 @@ def knowledge(turn: Turn) -> Knowledge:
     later_opponents = np.zeros(table.n_deals, np.int64)
     later_may_trump = np.zeros(table.n_deals, bool)
     later_void = np.zeros(table.n_deals, bool)
-    suit_bit = (1 << np.clip(table.lead_suit, 0, TRUMP_LEAD)).astype(np.uint8)
-    for offset in range(1, table.players):
-        other = (seat + offset) % table.players
-        ally = table.known_ally(seat, other)
-        allies_shown |= np.where(ally, table.shown_hi[other, rows], ZERO)
-        if offset < table.players - table.position:
-            voids = table.known_void[other, rows]
+    suit_bit = np.left_shift(1, np.clip(table.lead_suit, 0, TRUMP_LEAD)).astype(np.uint8)
+    for other in range(table.players):
+        if other == k:
+            continue
+        ally = table.known_ally(k, other)
+        if table.any_shown:
+            allies_shown |= np.where(ally, table.shown_hi[other], ZERO)
+        if other > k:
+            voids = table.known_void[other]
             opponent = ~ally
             later_opponents += opponent
             later_may_trump |= opponent & ((voids & (1 << TRUMP_LEAD)) == 0)
             later_void |= opponent & ((voids & suit_bit) != 0)
+    on_taker_side = turn.on_taker_side
     side_swept = np.where(on_taker_side, table.defence_tricks == 0, table.taker_tricks == 0)
     return Knowledge(
+        turn=turn,
         unseen_lo=unseen_lo,
         unseen_hi=unseen_hi,
         threat_hi=unseen_hi & bb.TRUMPS_HI & ~allies_shown,
@@ -92,28 +113,30 @@ def _suit_may_be_trumped(turn: Turn, know: Knowledge, suit_lo: np.ndarray) -> np
     return (know.later_opponents > 0) & know.later_may_trump & likely_void & has_threat
 
 
-def safe_winners(turn: Turn, know: Knowledge) -> Candidate:
-    """The legal cards that win the trick and that no later opponent can beat (as sets)."""
+def _safe_winners(turn: Turn, know: Knowledge) -> Candidate:
     table = turn.table
     win_lo = turn.legal_lo & table.beat_lo
     win_hi = turn.legal_hi & table.beat_hi
     nobody_after = know.later_opponents == 0
     top_threat = bb.highest(know.threat_hi)
-    safe_hi = np.where(nobody_after | ~know.later_may_trump, bb.TRUMPS_HI, bb.above(top_threat))
-    suit_lo = bb.SUIT_OR_NONE_LO[table.lead_suit]
+    safe_hi = np.where(
+        nobody_after | ~know.later_may_trump, bb.TRUMPS_HI, bb.above_or_all(top_threat)
+    )
+    suit_lo = table.lead_lo
     top_unseen = bb.highest(know.unseen_lo & suit_lo)
     trumped = _suit_may_be_trumped(turn, know, suit_lo)
-    safe_lo = np.where(nobody_after, bb.ALL_LO, np.where(trumped, ZERO, bb.above(top_unseen)))
+    safe_lo = np.where(
+        nobody_after, bb.ALL_LO, np.where(trumped, ZERO, bb.above_or_all(top_unseen))
+    )
     return win_lo & safe_lo, win_hi & safe_hi & bb.TRUMPS_HI
 
 
-def best_is_safe(turn: Turn, know: Knowledge) -> np.ndarray:
-    """(N,) bool: no later opponent can beat the card now winning the trick."""
+def _best_is_safe(turn: Turn, know: Knowledge) -> np.ndarray:
     table = turn.table
     beaten_in_suit = (know.unseen_lo & table.beat_lo) != ZERO
     trump_led = table.lead_suit == TRUMP_LEAD
     trump_over = know.later_may_trump & ((know.threat_hi & table.beat_hi) != ZERO)
-    suit_lo = bb.SUIT_OR_NONE_LO[table.lead_suit]
+    suit_lo = table.lead_lo
     trumped = np.where(
         trump_led | (table.beat_lo == ZERO), trump_over, _suit_may_be_trumped(turn, know, suit_lo)
     )
@@ -127,8 +150,9 @@ def excuse_before_the_end(turn: Turn, know: Knowledge) -> Candidate:
     """Never keep the Excuse for the last trick outside a chelem: it would change sides. Play it
     by the second-to-last trick, unless one's side has won every trick (then it wins the last)."""
     table = turn.table
-    late = table.trick >= table.n_tricks - 2
-    play_it = late & ~know.side_swept
+    if table.trick < table.n_tricks - 2:
+        return None
+    play_it = ~know.side_swept
     return np.zeros_like(turn.hand_lo), np.where(play_it, turn.legal_hi & bb.EXCUSE_HI, ZERO)
 
 
@@ -136,24 +160,26 @@ def feed_a_sure_partner(turn: Turn, know: Knowledge) -> Candidate:
     """Give points to a partner sure to win the trick: the most valuable suited card; when only
     trumps may be played, the cheapest — the Petit first, which is thus saved."""
     table = turn.table
-    ally_wins = (table.best_seat >= 0) & table.known_ally(turn.seat, np.maximum(table.best_seat, 0))
-    sure = ally_wins & best_is_safe(turn, know)
+    ally_wins = know.ally_wins
+    if not ally_wins.any():
+        return None
+    sure = ally_wins & know.best_is_safe
     card_lo = bb.highest(turn.legal_lo)
     card_hi = bb.lowest(turn.legal_hi & bb.TRUMPS_HI)
     card_lo, card_hi = either(card_lo, card_hi)
     # A trump that must go over the partner's card takes the trick itself: then it must be safe.
-    _, safe_hi = safe_winners(turn, know)
     takes_over = (card_hi & table.beat_hi) != ZERO
-    sure &= ~takes_over | ((card_hi & safe_hi) != ZERO)
+    if takes_over.any():
+        _, safe_hi = know.safe_winners
+        sure &= ~takes_over | ((card_hi & safe_hi) != ZERO)
     return np.where(sure, card_lo, ZERO), np.where(sure, card_hi, ZERO)
 
 
 def win_cheaply(turn: Turn, know: Knowledge) -> Candidate:
     """Win the trick with the cheapest card that no later opponent can beat — the Petit when it
     is safe, which is how it is protected; never when the trick is already one's side's."""
-    table = turn.table
-    ally_wins = (table.best_seat >= 0) & table.known_ally(turn.seat, np.maximum(table.best_seat, 0))
-    safe_lo, safe_hi = safe_winners(turn, know)
+    ally_wins = know.ally_wins
+    safe_lo, safe_hi = know.safe_winners
     card_lo, card_hi = either(bb.lowest(safe_lo), bb.lowest(safe_hi))
     return np.where(ally_wins, ZERO, card_lo), np.where(ally_wins, ZERO, card_hi)
 
@@ -166,8 +192,7 @@ def give_least(turn: Turn, know: Knowledge) -> Candidate:
     nothing_else = (card_lo | card_hi) == ZERO
     card_hi = np.where(nothing_else, hi & bb.PETIT_HI, card_hi)
     costly = ((card_lo & bb.FACES_LO) | (card_hi & (bb.PETIT_HI | bb.TWENTY_ONE_HI))) != ZERO
-    table = turn.table
-    ally_wins = (table.best_seat >= 0) & table.known_ally(turn.seat, np.maximum(table.best_seat, 0))
+    ally_wins = know.ally_wins
     use_excuse = ~ally_wins & ((costly | nothing_else) & ((hi & bb.EXCUSE_HI) != ZERO))
     return np.where(use_excuse, ZERO, card_lo), np.where(use_excuse, bb.EXCUSE_HI, card_hi)
 
@@ -181,10 +206,9 @@ def lead_the_safe_petit(turn: Turn, know: Knowledge) -> Candidate:
 def draw_trumps(turn: Turn, know: Knowledge) -> Candidate:
     """As taker, long in trumps: lead them, the master trump when one holds it, else a low one
     (never the Petit), so the defence's trumps fall and one's long suits and kings pass."""
-    table = turn.table
     trumps = turn.legal_hi & bb.TRUMPS_HI
     threats = bb.popcount(know.threat_hi)
-    long_in_trumps = (turn.seat == table.taker) & (bb.popcount(trumps) >= threats) & (threats > 0)
+    long_in_trumps = turn.is_taker & (bb.popcount(trumps) >= threats) & (threats > 0)
     top = bb.highest(trumps)
     is_master = (top & bb.above(bb.highest(know.threat_hi))) != ZERO
     low = bb.lowest(trumps & ~bb.PETIT_HI)
@@ -196,12 +220,11 @@ def cash_masters(turn: Turn, know: Knowledge) -> Candidate:
     """Cash a master card (a king, or the best left of its suit) when it will pass: no opponent
     has shown a void there and enough of the suit is out for everyone to follow."""
     table = turn.table
-    rows = np.arange(table.n_deals)
     opponents_void = np.zeros(table.n_deals, np.uint8)
-    for offset in range(1, table.players):
-        other = (turn.seat + offset) % table.players
-        opponent = ~table.known_ally(turn.seat, other)
-        opponents_void |= np.where(opponent, table.known_void[other, rows], 0).astype(np.uint8)
+    for other in range(table.players):
+        if other != turn.position:
+            opponent = ~table.known_ally(turn.position, other)
+            opponents_void |= np.where(opponent, table.known_void[other], 0).astype(np.uint8)
     best = np.zeros(table.n_deals, bb.U64)
     for suit, suit_lo in enumerate(bb.SUIT_LO):
         top = bb.highest(turn.legal_lo & suit_lo)
@@ -217,8 +240,7 @@ def force_the_taker(turn: Turn, know: Knowledge) -> Candidate:
     """In defence, lead a suit the taker has shown a void in, with a low card: the taker must
     spend a trump on it."""
     table = turn.table
-    rows = np.arange(table.n_deals)
-    taker_void = table.known_void[table.taker, rows]
+    taker_void = table.taker_void
     taker_has_trumps = (taker_void & (1 << TRUMP_LEAD)) == 0
     defending = ~know.on_taker_side
     card = np.zeros(table.n_deals, bb.U64)
@@ -234,32 +256,41 @@ def hunt_the_petit(turn: Turn, know: Knowledge) -> Candidate:
     (or when the taker has shown the Petit in a poignée), so the taker's trumps run out and the
     Petit falls."""
     table = turn.table
-    rows = np.arange(table.n_deals)
     petit_out = (know.unseen_hi & bb.PETIT_HI) != ZERO
     trumps = turn.legal_hi & bb.TRUMPS_HI
     long_enough = bb.popcount(trumps) >= _HUNTING_TRUMPS[table.players]
-    taker_showed_petit = (table.shown_hi[table.taker, rows] & bb.PETIT_HI) != ZERO
+    taker_showed_petit = (table.taker_shown_hi & bb.PETIT_HI) != ZERO
     hunt = ~know.on_taker_side & petit_out & (long_enough | taker_showed_petit)
     return np.zeros_like(turn.hand_lo), np.where(hunt, bb.highest(trumps), ZERO)
 
 
+_LOW_OF_SUIT = [mask & bb.LOW_LO for mask in bb.SUIT_LO]
+
+
 def lead_low(turn: Turn, know: Knowledge) -> Candidate:
     """Otherwise lead a low card: the taker from his shortest suit (to make a void he can trump
-    later), the defence from its longest (likely the taker's short one)."""
+    later), the defence from its longest (likely the taker's short one). With no low suited
+    card, the cheapest card, the Petit and the Excuse last."""
     lo = turn.legal_lo
-    lengths = np.stack([bb.popcount(lo & mask) for mask in bb.SUIT_LO])
-    has_low = np.stack([(lo & mask & bb.LOW_LO) != ZERO for mask in bb.SUIT_LO])
-    shortest = np.where(has_low, lengths, 99).argmin(axis=0)
-    longest = np.where(has_low, lengths, -1).argmax(axis=0)
-    suit = np.where(know.on_taker_side, shortest, longest)
-    card_lo = bb.lowest(lo & bb.SUIT_LO[suit] & bb.LOW_LO)
-    fallback_lo, fallback_hi = cheapest(lo, turn.legal_hi & ~bb.PETIT_HI & ~bb.EXCUSE_HI)
-    use_fallback = card_lo == ZERO
-    card_lo = np.where(use_fallback, fallback_lo, card_lo)
-    card_hi = np.where(use_fallback, fallback_hi, ZERO)
-    none_yet = (card_lo | card_hi) == ZERO
-    last_resort_lo, last_resort_hi = cheapest(lo, turn.legal_hi)
-    return np.where(none_yet, last_resort_lo, card_lo), np.where(none_yet, last_resort_hi, card_hi)
+    # Shortest suit for the taker's side, longest for the defence: minimise ±length.
+    sign = np.where(know.on_taker_side, 1, -1)
+    best_key = np.full(len(lo), 99)
+    card_lo = np.zeros_like(lo)
+    for suit_lo, low_lo in zip(bb.SUIT_LO, _LOW_OF_SUIT, strict=True):
+        low = bb.lowest(lo & low_lo)
+        key = sign * bb.popcount(lo & suit_lo)
+        better = (low != ZERO) & (key < best_key)
+        best_key = np.where(better, key, best_key)
+        card_lo = np.where(better, low, card_lo)
+    card_hi = np.zeros_like(card_lo)
+    no_low = card_lo == ZERO
+    if no_low.any():
+        hi = turn.legal_hi
+        spare_hi = hi & ~bb.PETIT_HI & ~bb.EXCUSE_HI
+        fallback_lo, fallback_hi = cheapest(lo, np.where((lo | spare_hi) != ZERO, spare_hi, hi))
+        card_lo = np.where(no_low, fallback_lo, card_lo)
+        card_hi = np.where(no_low, fallback_hi, card_hi)
+    return card_lo, card_hi
 
 
 LEADING_HABITS = (
@@ -297,7 +328,10 @@ class GreedyPolicy:
             undecided = (chosen_lo | chosen_hi) == ZERO
             if not undecided.any():
                 break
-            card_lo, card_hi = habit(turn, know)
+            candidate = habit(turn, know)
+            if candidate is None:
+                continue
+            card_lo, card_hi = candidate
             chosen_lo = np.where(undecided, card_lo, chosen_lo)
             chosen_hi = np.where(undecided, card_hi, chosen_hi)
         return chosen_lo, chosen_hi

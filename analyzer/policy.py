@@ -35,23 +35,15 @@ def cheapest(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The card of each set that gives away the least: a low suited card (lowest rank first),
     else a middle trump (lowest first), else a face card (valet first), else the Excuse, the
     Petit, the 21 in that order."""
-    options = (
-        (lo & bb.LOW_LO, ZERO),
-        (ZERO, hi & bb.MIDDLE_TRUMPS_HI),
-        (lo, ZERO),
-        (ZERO, hi & bb.EXCUSE_HI),
-        (ZERO, hi),
-    )
-    chosen_lo = np.zeros_like(lo)
-    chosen_hi = np.zeros_like(hi)
-    done = np.zeros(len(lo), bool)
-    for option_lo, option_hi in options:
-        candidate_lo = bb.lowest(np.broadcast_to(option_lo, lo.shape))
-        candidate_hi = bb.lowest(np.broadcast_to(option_hi, hi.shape))
-        found = ~done & ((candidate_lo | candidate_hi) != ZERO)
-        chosen_lo = np.where(found, candidate_lo, chosen_lo)
-        chosen_hi = np.where(found & (candidate_lo == ZERO), candidate_hi, chosen_hi)
-        done |= found
+    low_suited = bb.lowest(lo & bb.LOW_LO)
+    middle_trump = bb.lowest(hi & bb.MIDDLE_TRUMPS_HI)
+    face = bb.lowest(lo)  # only used when no low suited card is left
+    excuse = hi & bb.EXCUSE_HI
+    bout = bb.lowest(hi)
+    has_low, has_middle, has_face = low_suited != ZERO, middle_trump != ZERO, face != ZERO
+    chosen_lo = np.where(has_low, low_suited, np.where(has_middle, ZERO, face))
+    last_hi = np.where(has_face, ZERO, np.where(excuse != ZERO, excuse, bout))
+    chosen_hi = np.where(has_low, ZERO, np.where(has_middle, middle_trump, last_hi))
     return chosen_lo, chosen_hi
 
 
