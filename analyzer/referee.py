@@ -176,7 +176,8 @@ class Game:
             if len(hand) != size:
                 raise IllegalDeal(f"seat {seat} holds {len(hand)} cards instead of {size}")
         if len(self.chien) != chien_size(self.players):
-            raise IllegalDeal(f"the chien holds {chien_size(self.players)} cards")
+            size = chien_size(self.players)
+            raise IllegalDeal(f"the chien must hold {size} cards, not {len(self.chien)}")
         aside = self.chien
         if self.contract.takes_chien:
             if self.discard is None:
@@ -211,13 +212,9 @@ class Game:
     @property
     def dealt_taker_hand(self) -> tuple[int, ...]:
         """The taker's hand as dealt, before the chien (known from the écart)."""
-        return self._dealt_taker_hand()
-
-    def _dealt_taker_hand(self) -> tuple[int, ...]:
         if not self.contract.takes_chien:
             return self.hands[self.taker]
-        assert self.discard is not None
-        kept = set(self.hands[self.taker]) | set(self.discard)
+        kept = set(self.hands[self.taker]) | set(self.discard or ())
         return tuple(sorted(kept - set(self.chien)))
 
     def _check_auction(self) -> None:

@@ -16,7 +16,6 @@ from .cards import (
     IS_KING,
     IS_TRUMP,
     PETIT,
-    POINTS2,
     RANK,
     SUIT,
     SUIT_SYMBOLS,
@@ -174,7 +173,8 @@ def check_called_card(called: int, taker_hand: Iterable[int]) -> None:
     only with the four kings and dames too, and so on. ``taker_hand`` is the hand as dealt.
     """
     if not 0 <= called < 56 or RANK[called] < 11:
-        raise IllegalCall(f"the called card must be a king, or a face card below, not {called}")
+        name = format_card(called) if 0 <= called < 78 else str(called)
+        raise IllegalCall(f"the called card must be a king, or a face card below, not {name}")
     held = set(int(c) for c in taker_hand)
     for rank in range(int(RANK[called]) + 1, 15):
         missing = [14 * suit + rank - 1 for suit in range(4) if 14 * suit + rank - 1 not in held]
@@ -391,8 +391,3 @@ def seat_scores(
     if with_partner:
         scores[partner] = per_defender
     return scores
-
-
-def card_points2(cards: Iterable[int]) -> int:
-    """Doubled card points of ``cards`` (bout or king 9, dame 7, cavalier 5, valet 3, other 1)."""
-    return int(sum(int(POINTS2[c]) for c in cards))
