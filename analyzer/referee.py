@@ -302,10 +302,6 @@ class Game:
 
     # --- the count --------------------------------------------------------------------------
 
-    def card_points2(self) -> dict[str, int]:
-        """Doubled card points of each side after the Excuse's exchange, chien or écart included."""
-        return self._count()[0]
-
     def _count(self) -> tuple[dict[str, int], dict[str, int]]:
         points2, bouts = {TAKER: 0, DEFENCE: 0}, {TAKER: 0, DEFENCE: 0}
         chelem = self.chelem() is not None
