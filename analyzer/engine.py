@@ -431,8 +431,12 @@ def play(
             won_by_excuse = excuse_in & side_swept & (n_tricks > 1)
             winner = np.where(won_by_excuse, table.excuse_position, winner)
             winner_taker = np.where(won_by_excuse, excuse_side_taker, winner_taker)
-        # Outside the last trick the Excuse stays with its side, which gives half a point back.
-        excuse_kept = excuse_in & (not last)
+        # The Excuse stays with its side, which gives half a point back — but played to the last
+        # trick it goes to the winner, unless that side took every trick (a chelem).
+        excuse_kept = excuse_in
+        if last:
+            chelem_now = np.where(winner_taker, table.defence_tricks == 0, table.taker_tricks == 0)
+            excuse_kept = excuse_in & chelem_now
         excuse_crosses = excuse_kept & (excuse_side_taker != winner_taker)
         trick_lo = table.trick_lo
         trick_hi = np.where(excuse_kept, table.trick_hi & ~bb.EXCUSE_HI, table.trick_hi)

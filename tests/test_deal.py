@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from tarot_advisor.analyzer import exact
 from tarot_advisor.analyzer.cards import IS_TRUMP, parse_cards
 from tarot_advisor.analyzer.deal import DealError, Deals, PetitSecError, deal, petit_sec

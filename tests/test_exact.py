@@ -5,6 +5,7 @@ from math import comb
 from pathlib import Path
 
 import pytest
+
 from tarot_advisor.analyzer import exact
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "probabilities.json").read_text())

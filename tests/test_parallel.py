@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from tarot_advisor.analyzer.cards import IS_TRUMP
 from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.parallel import (
