@@ -1,0 +1,247 @@
+"""``tarot-advise``: what to bid with a hand, and why — the simulation beside the point count."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from tarot_advisor.analyzer.advisor import (
+    CHUNK,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    Analysis,
+    Estimate,
+    HandError,
+    analyse_hand,
+)
+from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
+from tarot_advisor.analyzer.game import PLAYER_COUNTS, Contract
+from tarot_advisor.analyzer.parallel import ParallelError, choose_jobs
+from tarot_advisor.analyzer.record import dumps_records
+from tarot_advisor.cli.errors import INPUT_ERROR, fail
+from tarot_advisor.cli.progress import progress
+
+Z95 = 1.96
+"""± in the table is a 95% interval: 1.96 standard errors."""
+
+BREAKDOWN_LABELS = {
+    "21": "21",
+    "excuse": "Excuse",
+    "petit": "Petit",
+    "trump_length": "trumps",
+    "major_trumps": "major trumps",
+    "major_runs": "runs",
+    "honours": "honours",
+    "suit_length": "long suits",
+    "distribution": "voids/singletons",
+}
+
+
+def _bid_label(bid: str | None) -> str:
+    if bid is None:
+        return "—"
+    return "Pass" if bid == "pass" else Contract(bid).label
+
+
+def _percent(estimate: Estimate) -> str:
+    return f"{100 * estimate.mean:5.1f}% ± {100 * Z95 * estimate.se:4.1f}"
+
+
+def _points(estimate: Estimate) -> str:
+    return f"{estimate.mean:+7.1f} ± {Z95 * estimate.se:5.1f}"
+
+
+def render(analysis: Analysis) -> str:
+    """The table a player reads in five seconds."""
+    where = (
+        f"position {analysis.position}"
+        if analysis.position is not None
+        else f"averaged over positions 1–{analysis.players}"
+    )
+    count = analysis.point_count
+    parts = [
+        f"{BREAKDOWN_LABELS.get(name, name)} {value}"
+        for name, value in count.breakdown.items()
+        if value
+    ]
+    lines = [
+        f"Hand ({analysis.players} players, {where}): {format_cards(analysis.hand)}",
+        f"Point count: {count.points}"
+        + (
+            f" ({count.points_with_distribution} with distribution)"
+            if count.points_with_distribution != count.points
+            else ""
+        )
+        + f" → {_bid_label(count.bid)}   [{', '.join(parts)}]",
+    ]
+    if analysis.called is not None:
+        lines.append(f"Call: {format_card(analysis.called)}" + _call_note(analysis))
+    lines += [
+        "",
+        f"{'Contract':<13} {'P(make)':>15} {'E[score]':>17} {'Petit au bout':>14} {'Chelem':>7}",
+    ]
+    for contract, result in analysis.contracts.items():
+        mark = "◀" if contract.value == analysis.recommendation else " "
+        lines.append(
+            f"{contract.label:<13} {_percent(result.p_make):>15} "
+            f"{_points(result.expected_score):>17} {100 * result.p_petit_au_bout:13.1f}% "
+            f"{100 * result.p_chelem:6.1f}% {mark}"
+        )
+    lines += ["", _poignee_line(analysis), _chelem_line(analysis), "", _advice_line(analysis)]
+    lines.append(
+        f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "
+        f"± = 95% interval · scores are the taker's total"
+    )
+    return "\n".join(lines)
+
+
+def _call_note(analysis: Analysis) -> str:
+    own = analysis.called in analysis.hand
+    note = " (its own: plays alone)" if own else ""
+    others = ", ".join(
+        f"{format_card(card)} {score:+.1f}" for card, score in analysis.call_scores.items()
+    )
+    return f"{note}   [best E[score] by call: {others}]"
+
+
+def _poignee_line(analysis: Analysis) -> str:
+    poignee = analysis.poignee
+    if not poignee.eligible:
+        return "Poignée: none to show."
+    gain = poignee.expected_gain
+    where = (
+        f"a {poignee.size} poignée in hand"
+        if poignee.size
+        else f"one only when the chien brings trumps ({100 * poignee.p_eligible:.0f}% of deals)"
+    )
+    verdict = "show it" if poignee.recommended else "keep it hidden"
+    return (
+        f"Poignée: {where} — {verdict} "
+        f"(showing changes the expected score by {gain.mean:+.1f} ± {Z95 * gain.se:.1f})."
+    )
+
+
+def _chelem_line(analysis: Analysis) -> str:
+    chelem = analysis.chelem
+    gain = chelem.expected_gain
+    verdict = "announce it" if chelem.recommended else "do not announce it"
+    return (
+        f"Chelem: {verdict} (made {100 * chelem.p_chelem:.1f}% of the time when announced; "
+        f"announcing changes the expected score by {gain.mean:+.1f} ± {Z95 * gain.se:.1f})."
+    )
+
+
+def _advice_line(analysis: Analysis) -> str:
+    advice = _bid_label(analysis.recommendation)
+    heuristic = _bid_label(analysis.point_count.bid)
+    if analysis.heuristic_agrees:
+        line = f"Advice: {advice.upper()} — the point count agrees."
+    else:
+        line = f"Advice: {advice.upper()} — the point count says {heuristic}: they disagree."
+    if analysis.safest is not None:
+        line += f" Safest bid made more often than not: {_bid_label(analysis.safest)}."
+    return line
+
+
+def _jobs(_ctx: click.Context, _param: click.Parameter, value: int) -> int:
+    try:
+        return choose_jobs(value)
+    except ParallelError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("hand", nargs=-1, required=True)
+@click.option(
+    "--players",
+    type=click.Choice([str(p) for p in PLAYER_COUNTS]),
+    default="4",
+    show_default=True,
+    help="Number of players (the hand has 24, 18 or 15 cards).",
+)
+@click.option(
+    "--position",
+    type=click.IntRange(min=1, max=5),
+    default=None,
+    help="1 = speaks first and leads the first trick, n = the dealer. "
+    "Default: averaged over all positions.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=2),
+    default=DEFAULT_SAMPLES,
+    show_default=True,
+    help="Deals of the unseen cards to play out.",
+)
+@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True)
+@click.option(
+    "--jobs",
+    type=int,
+    default=1,
+    show_default=True,
+    callback=_jobs,
+    help=f"Workers (0 = all cores); worth it from ~{4 * CHUNK:,} samples. Never changes results.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@click.option(
+    "--dump-deals",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Write every sampled playout as a deal record (JSON Lines), to replay with tarot-replay.",
+)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def main(
+    hand: tuple[str, ...],
+    players: str,
+    position: int | None,
+    samples: int,
+    seed: int,
+    jobs: int,
+    as_json: bool,
+    dump_deals: Path | None,
+    quiet: bool,
+) -> None:
+    """Analyse HAND (your cards, e.g. "21 19 12 6 1 Excuse R♥ C♥ 10♥ …") and advise a bid.
+
+    Cards: ranks R D C V 10…1 with ♠ ♥ ♦ ♣ (or S H D C); trumps 1–21 or I–XXI; the Excuse as
+    E, Excuse, ★ or *. Separate them with spaces or commas; one quoted argument or many.
+    """
+    n_players = int(players)
+    try:
+        cards = parse_hand(" ".join(hand), n_players)
+        if position is not None and position > n_players:
+            raise HandError(f"the position goes from 1 to {n_players}, not {position}")
+        batches = 2 * -(-samples // CHUNK)
+        with progress(batches, "simulating", quiet=quiet) as bar:
+            analysis = analyse_hand(
+                cards,
+                n_players,
+                position=position,
+                samples=samples,
+                seed=seed,
+                jobs=jobs,
+                keep_records=dump_deals is not None,
+                on_done=bar,
+            )
+    except (CardError, HandError) as error:
+        fail(str(error), INPUT_ERROR)
+    if as_json:
+        click.echo(json.dumps(analysis.to_dict(), ensure_ascii=False))
+    else:
+        click.echo(render(analysis))
+    if dump_deals is not None:
+        # The analysis is on screen already: a failed write loses nothing computed.
+        try:
+            dump_deals.write_text(dumps_records(analysis.records or []), encoding="utf-8")
+        except OSError as error:
+            fail(f"could not write the deal records to {dump_deals}: {error.strerror}", 1)
+        click.echo(
+            f"{len(analysis.records or []):,} deal records written to {dump_deals}", err=True
+        )
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

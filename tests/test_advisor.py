@@ -1,0 +1,111 @@
+"""The advisor: hands whose right bid any player knows, the pairing of contracts, determinism."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from tarot_advisor.analyzer.advisor import HandError, analyse_hand
+from tarot_advisor.analyzer.cards import parse_hand
+from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.record import load_records, replay
+from tarot_advisor.cli.advise import main as advise
+
+EXAMPLE = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
+MONSTER = "21 20 19 18 17 16 15 14 13 12 1 Excuse R♥ D♥ R♠ R♦ R♣ D♣"
+WORTHLESS = "2 3 5 1♠ 2♠ 3♠ 4♠ 1♥ 2♥ 3♥ 4♥ 5♥ 1♦ 2♦ 3♦ 4♦ 1♣ 2♣"
+
+
+def test_prise_and_garde_are_played_on_the_same_samples():
+    analysis = analyse_hand(parse_hand(EXAMPLE), samples=300)
+    prise, garde = analysis.contracts[Contract.PRISE], analysis.contracts[Contract.GARDE]
+    assert prise.p_make == garde.p_make
+    assert garde.expected_score.mean == pytest.approx(2 * prise.expected_score.mean, rel=0.25)
+
+
+def test_a_monster_hand_is_a_near_certain_garde_sans_or_better():
+    analysis = analyse_hand(parse_hand(MONSTER), samples=400)
+    assert analysis.recommendation in ("garde_sans", "garde_contre")
+    assert analysis.contracts[Contract.GARDE_SANS].p_make.mean > 0.95
+
+
+def test_a_worthless_hand_passes():
+    analysis = analyse_hand(parse_hand(WORTHLESS), samples=400)
+    assert analysis.recommendation == "pass"
+    assert analysis.point_count.bid == "pass"
+    assert all(r.expected_score.mean < 0 for r in analysis.contracts.values())
+
+
+def test_same_seed_same_numbers_whatever_the_jobs():
+    one = analyse_hand(parse_hand(EXAMPLE), samples=2100, seed=5, jobs=1).to_dict()
+    two = analyse_hand(parse_hand(EXAMPLE), samples=2100, seed=5, jobs=2).to_dict()
+    one.pop("seconds"), two.pop("seconds")
+    assert one == two
+
+
+def test_five_players_call_a_king_and_three_players_work_too():
+    five = analyse_hand(
+        parse_hand("21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣", 5), 5, samples=200
+    )
+    assert five.called in [c for c in range(56) if c % 14 == 13]  # a king
+    assert set(five.call_scores) == {13, 27, 41, 55}
+    three_hand = parse_hand(
+        "21 20 17 14 11 8 5 2 1 Excuse R♥ D♥ 8♥ 4♥ R♠ 3♠ C♦ 6♦ 2♦ 1♦ R♣ 9♣ 7♣ 2♣", 3
+    )
+    three = analyse_hand(three_hand, 3, samples=200, position=2)
+    assert three.position == 2 and len(three.contracts) == 4
+
+
+def test_a_petit_sec_hand_is_a_void_deal():
+    hand = parse_hand("1 R♠ D♠ C♠ V♠ 10♠ R♥ D♥ C♥ V♥ 10♥ R♦ D♦ C♦ V♦ R♣ D♣ C♣")
+    with pytest.raises(HandError, match="petit sec"):
+        analyse_hand(hand, samples=10)
+
+
+def test_cli_json_has_the_documented_keys_and_dumped_deals_replay(tmp_path):
+    dump = tmp_path / "deals.jsonl"
+    result = CliRunner().invoke(
+        advise, [EXAMPLE, "--samples", "40", "--json", "--dump-deals", str(dump), "--quiet"]
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert set(document) >= {
+        "hand",
+        "players",
+        "position",
+        "samples",
+        "seed",
+        "heuristic",
+        "contracts",
+        "poignee",
+        "chelem",
+        "recommendation",
+        "called",
+    }
+    assert set(document["contracts"]) == {c.value for c in Contract}
+    assert document["heuristic"]["points"] == 60 and document["heuristic"]["bid"] == "garde"
+    records = load_records(dump.read_text())
+    assert len(records) >= 4 * 40
+    for record in records[::7]:
+        outcome = replay(record).as_dict()
+        for key in ("taker_points", "made", "difference", "per_defender", "scores"):
+            assert record["result"][key] == outcome[key]
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ([EXAMPLE.replace("4♠", "6♠")], "appears twice"),
+        ([EXAMPLE.replace(" 4♠", "")], "18 cards, but 17"),
+        ([EXAMPLE.replace("4♠", "4x")], "'4x' is not a card"),
+        ([""], "empty"),
+        ([EXAMPLE, "--players", "5"], "15 cards, but 18"),
+        ([EXAMPLE, "--position", "5"], "position goes from 1 to 4"),
+    ],
+)
+def test_bad_hands_get_one_sentence_and_exit_2(arguments, message):
+    result = CliRunner().invoke(advise, arguments)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output + result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
