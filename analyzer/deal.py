@@ -290,3 +290,68 @@ def deal(
     if missing > 0:
         raise DealError("the known cards leave (almost) no deal without petit sec")
     return Deals(players, np.concatenate(accepted) if len(accepted) != 1 else accepted[0])
+
+
+def complete(
+    rng: np.random.Generator,
+    hands: np.ndarray,
+    seat_of_hand: np.ndarray | int,
+    players: int = 4,
+    *,
+    reject_petit_sec: bool = True,
+) -> Deals:
+    """One uniformly random completion per row of a known whole hand, each at its own seat.
+
+    ``hands``: (N, h) uint8 card ids, one known hand per row (rows may differ);
+    ``seat_of_hand``: (N,) int or one int, the seat (0…n-1) holding that row's hand. The
+    ``78 - h`` unseen cards of each row are split uniformly between the other hands and the
+    chien, by the same keys as :func:`deal` (the module docstring says why that is uniform):
+    they are dealt into the slots "seats 1…n-1, then the chien" as if the hand sat at seat 0,
+    then seat 0's block and the hand's seat's block are swapped — a fixed relabelling of the
+    other hands, which keeps every partition equally likely.
+
+    With ``reject_petit_sec`` a row where another hand is petit sec is drawn again on its own
+    (rejection row by row: each accepted row is uniform over the completions without petit
+    sec); a known hand that is petit sec raises :class:`PetitSecError`.
+    """
+    h, c = hand_size(players), chien_size(players)
+    hands = np.asarray(hands, np.uint8)
+    n_rows = hands.shape[0]
+    if hands.ndim != 2 or hands.shape[1] != h:
+        raise DealError(f"a {players}-player hand has {h} cards, not shape {hands.shape[1:]}")
+    seats = np.broadcast_to(np.asarray(seat_of_hand, np.int64), (n_rows,))
+    if n_rows and not ((seats >= 0) & (seats < players)).all():
+        raise DealError(f"a seat does not exist with {players} players (seats 0…{players - 1})")
+    held = np.zeros((n_rows, N_CARDS), bool)
+    held[np.arange(n_rows)[:, None], hands] = True
+    if n_rows and not (held.sum(axis=1) == h).all():
+        raise DealError("a known hand holds a card twice")
+    if reject_petit_sec and petit_sec(hands).any():
+        row = int(np.flatnonzero(petit_sec(hands))[0])
+        raise PetitSecError(f"the hand of row {row} is petit sec: the deal is void (rules.md §2)")
+    m = N_CARDS - h
+    unseen = np.nonzero(~held)[1].reshape(n_rows, m).astype(np.uint8)  # increasing per row
+    cuts = np.arange(h, m - c + 1, h, dtype=np.intp)  # a new hand, then the chien, starts here
+
+    def draw(rows: np.ndarray) -> np.ndarray:
+        keys = _slot_order(rng, rows.size, m, cuts)
+        dealt = np.take_along_axis(unseen[rows], (keys & _LOW_BYTE).astype(np.intp), axis=1)
+        return np.concatenate([hands[rows], dealt], axis=1)
+
+    cards = draw(np.arange(n_rows))
+    for _ in range(_MAX_REJECTION_ROUNDS if reject_petit_sec else 0):
+        others = cards[:, h : players * h].reshape(n_rows, players - 1, h)
+        void = np.flatnonzero(petit_sec(others).any(axis=1))
+        if void.size == 0:
+            break
+        cards[void] = draw(void)
+    else:
+        if reject_petit_sec:
+            raise DealError("the known hands leave (almost) no deal without petit sec")
+    # Swap seat 0's block with the hand's seat's block.
+    columns = np.tile(np.arange(N_CARDS), (n_rows, 1))
+    block = seats[:, None] * h + np.arange(h)[None, :]
+    rows = np.arange(n_rows)[:, None]
+    columns[rows, block] = np.arange(h)[None, :]
+    columns[:, :h] = block
+    return Deals(players, np.take_along_axis(cards, columns, axis=1))

@@ -1,0 +1,252 @@
+"""The bid-threshold study: many random hands, each analysed on many paired samples, in batches.
+
+A study of ``hands`` hands is cut into chunks of ``chunk_hands`` hands. Chunk ``k`` draws from
+its own generator, seeded by ``SeedSequence(seed, spawn_key=(k,))`` (the ``k``-th child of
+``SeedSequence(seed).spawn``), so a chunk's rows depend only on the seed, the chunk's index and
+the study's sizes — never on the number of workers, their order, or on a run being resumed.
+
+Inside a chunk nothing loops over hands: the chunk draws its hands (uniform, petit sec excluded)
+and the taker's seat of each (uniform), completes every hand ``samples`` times at once
+(:func:`deal.complete`), and plays the ``hands × samples`` deals in one engine call per pair of
+contracts, as :mod:`advisor` does for one hand: Prise and Garde share one playout (the chien
+taken), Garde Sans and Garde Contre another (the chien unseen), the taker's poignée hidden and
+the chelem not announced. Where the taker might show a poignée (its trumps and Excuse, plus the
+chien's for Prise and Garde, reach the threshold), those deals are played once more with the
+poignée shown; elsewhere showing is impossible and the play would be the same (the greedy
+policy is deterministic), so the gain there is 0. With 5 players the taker calls
+:func:`calling.longest_suit_call`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+
+import joblib
+import numpy as np
+import pandas as pd
+
+from .calling import longest_suit_call
+from .cards import EXCUSE, IS_TRUMP, format_cards
+from .deal import Deals, complete, deal, petit_sec
+from .engine import play
+from .game import BIDS, Contract, check_players, hand_size, poignee_thresholds
+from .greedy import GreedyPolicy
+from .heuristic import heuristic_bids, point_counts
+from .parallel import DEFAULT_BACKEND, choose_jobs
+from .scoring import score
+
+DEFAULT_CHUNK_HANDS = 32
+"""Hands per chunk: with 500 samples one chunk plays 16,000 deals per engine call."""
+PAIRS = ((Contract.PRISE, Contract.GARDE), (Contract.GARDE_SANS, Contract.GARDE_CONTRE))
+"""Contracts played the same way: the first of each pair is played, both are scored."""
+
+_TRUMP_OR_EXCUSE = IS_TRUMP.astype(np.int8)
+_TRUMP_OR_EXCUSE[EXCUSE] = 1
+
+
+class StudyError(ValueError):
+    """Parameters a study cannot run with (too few hands or samples, unknown players…)."""
+
+
+@dataclass(frozen=True)
+class StudyParameters:
+    """What a study's results depend on, and nothing else (not the workers)."""
+
+    players: int
+    hands: int
+    samples: int
+    seed: int
+    chunk_hands: int = DEFAULT_CHUNK_HANDS
+
+    def __post_init__(self) -> None:
+        check_players(self.players)
+        if self.hands < 1:
+            raise StudyError(f"a study needs at least 1 hand, not {self.hands}")
+        if self.samples < 2:
+            raise StudyError(f"each hand needs at least 2 samples, not {self.samples}")
+        if self.chunk_hands < 1:
+            raise StudyError(f"a chunk holds at least 1 hand, not {self.chunk_hands}")
+        if self.seed < 0:
+            raise StudyError(f"the seed must be 0 or more, not {self.seed}")
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.hands // self.chunk_hands)
+
+    def chunk_hands_of(self, index: int) -> int:
+        """How many hands chunk ``index`` holds (the last one holds the remainder)."""
+        return min(self.chunk_hands, self.hands - index * self.chunk_hands)
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def columns(players: int) -> list[str]:
+    """The columns of the per-hand table, in order."""
+    called = ["called"] if players == 5 else []
+    return [
+        "hand_id",
+        "hand",
+        "position",
+        "points",
+        "points_with_distribution",
+        "heuristic_bid",
+        *called,
+        *(f"p_make_{c.value}" for c in Contract),
+        *(f"expected_score_{c.value}" for c in Contract),
+        "poignee_gain",
+        "poignee_share",
+        "best_contract",
+    ]
+
+
+def draw_hands(rng: np.random.Generator, n: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` random hands, none petit sec, and the taker's seat of each, drawn uniformly.
+
+    Returns ``(hands, seats)``: (n, h) uint8 card ids sorted increasingly, (n,) int64 seats.
+    """
+    kept: list[np.ndarray] = []
+    missing = n
+    while missing > 0:
+        # A hand of a uniform deal is a uniform h-card subset; petit sec is rejected (~0.5%).
+        hands = deal(rng, missing + 8, players).hands[:, 0]
+        hands = hands[~petit_sec(hands)][:missing]
+        kept.append(hands)
+        missing -= len(hands)
+    hands = np.sort(np.concatenate(kept), axis=1)
+    seats = rng.integers(0, players, n)
+    return hands, seats
+
+
+def _may_show(cards: np.ndarray, players: int) -> np.ndarray:
+    """(N,) bool: the cards ((N, k) uint8) hold enough trumps and Excuse for a poignée."""
+    return _TRUMP_OR_EXCUSE[cards].sum(axis=1) >= poignee_thresholds(players)[0]
+
+
+def study_chunk(
+    rng: np.random.Generator, n_hands: int, *, players: int, samples: int, first_id: int = 0
+) -> pd.DataFrame:
+    """The per-hand table (:func:`columns`) of ``n_hands`` random hands, ``samples`` each.
+
+    ``first_id`` numbers the rows (``hand_id``). ``p_make_*`` and ``expected_score_*`` are
+    means over the samples (the taker's total score, poignée hidden, chelem not announced);
+    ``best_contract`` is the contract of highest expected score, ``pass`` if none is positive;
+    ``poignee_gain`` is the mean of (score shown − score hidden) under the contract of highest
+    expected score, and ``poignee_share`` the share of samples where the taker could show one
+    (``poignee_gain`` is empty when it never could).
+    """
+    hands, seats = draw_hands(rng, n_hands, players)
+    n = n_hands * samples
+    deals = complete(rng, np.repeat(hands, samples, axis=0), np.repeat(seats, samples), players)
+    taker = np.repeat(seats, samples)
+    called = np.repeat(longest_suit_call(hands), samples) if players == 5 else None
+    policy = GreedyPolicy()
+    h = hand_size(players)
+    hand_rows = deals.cards[np.arange(n)[:, None], taker[:, None] * h + np.arange(h)]
+
+    made, expected, gain, shown_share = {}, {}, {}, {}
+    for first, second in PAIRS:
+        playout = play(deals, taker, first, policy, rng=rng, called=called, taker_poignee=False)
+        hidden = {c: score(playout, c) for c in (first, second)}
+        reach = hand_rows if not first.takes_chien else np.hstack([hand_rows, deals.chien])
+        candidates = np.flatnonzero(_may_show(reach, players))
+        shown_flag = np.zeros(n, bool)
+        shown_score = {c: hidden[c].taker_score.copy() for c in (first, second)}
+        if candidates.size:
+            subset = deals.cards[candidates]
+            shown_playout = play(
+                Deals(players, subset),
+                taker[candidates],
+                first,
+                policy,
+                rng=rng,
+                called=None if called is None else called[candidates],
+                taker_poignee=True,
+            )
+            shown_flag[candidates] = (
+                shown_playout.shown_hi[taker[candidates], np.arange(candidates.size)] != 0
+            )
+            for contract in (first, second):
+                shown_score[contract][candidates] = score(shown_playout, contract).taker_score
+        for contract in (first, second):
+            made[contract] = hidden[contract].made.reshape(n_hands, samples).mean(axis=1)
+            taker_score = hidden[contract].taker_score
+            expected[contract] = taker_score.reshape(n_hands, samples).mean(axis=1)
+            difference = (shown_score[contract] - taker_score).reshape(n_hands, samples)
+            gain[contract] = difference.mean(axis=1)
+            shown_share[contract] = shown_flag.reshape(n_hands, samples).mean(axis=1)
+
+    contracts = list(Contract)
+    table = np.stack([expected[c] for c in contracts], axis=1)  # (n_hands, 4)
+    best_index = table.argmax(axis=1)
+    best_score = table[np.arange(n_hands), best_index]
+    best = np.where(best_score > 0, np.array(BIDS[1:], object)[best_index], "pass")
+    share = np.stack([shown_share[c] for c in contracts], axis=1)[np.arange(n_hands), best_index]
+    best_gain = np.stack([gain[c] for c in contracts], axis=1)[np.arange(n_hands), best_index]
+
+    points, with_distribution = point_counts(hands)
+    frame = {
+        "hand_id": np.arange(first_id, first_id + n_hands),
+        "hand": [format_cards(hand) for hand in hands.tolist()],
+        "position": seats + 1,
+        "points": points.astype(np.int64),
+        "points_with_distribution": with_distribution.astype(np.int64),
+        "heuristic_bid": np.array(BIDS, object)[heuristic_bids(points, with_distribution)],
+    }
+    if called is not None:
+        frame["called"] = format_cards_each(longest_suit_call(hands))
+    for contract in contracts:
+        frame[f"p_make_{contract.value}"] = made[contract]
+    for contract in contracts:
+        frame[f"expected_score_{contract.value}"] = expected[contract]
+    frame["poignee_gain"] = np.where(share > 0, best_gain, np.nan)
+    frame["poignee_share"] = share
+    frame["best_contract"] = best
+    return pd.DataFrame(frame, columns=columns(players))
+
+
+def format_cards_each(cards: np.ndarray) -> list[str]:
+    """Each card id of ``cards`` ((N,) int) in the notation."""
+    return [format_cards([int(card)]) for card in cards]
+
+
+def chunk_seed(seed: int, index: int) -> np.random.SeedSequence:
+    """The seed of chunk ``index``: the ``index``-th child of ``SeedSequence(seed).spawn``."""
+    return np.random.SeedSequence(seed, spawn_key=(index,))
+
+
+def run_chunk(parameters: StudyParameters, index: int) -> tuple[int, pd.DataFrame]:
+    """Chunk ``index`` of the study: ``(index, its per-hand table)``."""
+    rng = np.random.default_rng(chunk_seed(parameters.seed, index))
+    frame = study_chunk(
+        rng,
+        parameters.chunk_hands_of(index),
+        players=parameters.players,
+        samples=parameters.samples,
+        first_id=index * parameters.chunk_hands,
+    )
+    return index, frame
+
+
+def run_chunks(
+    parameters: StudyParameters,
+    indices: list[int],
+    *,
+    jobs: int = 1,
+    backend: str | None = None,
+) -> Iterator[tuple[int, pd.DataFrame]]:
+    """Compute the chunks ``indices`` on ``jobs`` workers, yielding ``(index, table)`` as each
+    finishes (in any order), so the caller can store every chunk as soon as it exists.
+
+    ``backend``: a joblib backend (default ``"loky"``; ``"dask"`` once a Dask client exists).
+    """
+    workers = min(choose_jobs(jobs), max(len(indices), 1))
+    if workers == 1:
+        for index in indices:
+            yield run_chunk(parameters, index)
+        return
+    with joblib.parallel_config(backend=backend or DEFAULT_BACKEND, n_jobs=workers):
+        yield from joblib.Parallel(return_as="generator_unordered")(
+            joblib.delayed(run_chunk)(parameters, index) for index in indices
+        )
