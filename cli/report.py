@@ -146,3 +146,9 @@ def bench(as_json: bool, n_deals: int, jobs: int) -> None:
     for name, value in results.items():
         shown = f"{value:,.0f}" if isinstance(value, float) else str(value)
         click.echo(f"{name:>28}  {shown}")
+
+
+# Studies in their own modules register here, once the group and its options exist.
+from tarot_advisor.cli.report_duel import duel  # noqa: E402
+
+main.add_command(duel)

@@ -1,0 +1,219 @@
+"""A duplicate match between two card-play policies, on the same deals.
+
+Every deal is dealt once (never a petit sec) and played three times. The taker is the seat with
+the highest point count (rules.md §11; the first such seat on a tie); with 5 players it calls
+the king of its longest suit it lacks (:func:`calling.longest_suit_call`). With policies A and B:
+
+1. A takes, B defends;
+2. B takes, B defends (the common reference);
+3. B takes, A defends.
+
+``taker_gain`` is the mean over deals of the taker's score in (1) minus (2): what A earns by
+taking instead of B against the same defence. ``defence_gain`` is the mean of (2) minus (3): the
+taker's score that A's defence saves compared to B's, against the same taker. Since each
+difference is taken on one deal, the luck of the cards cancels; the standard error is that of
+the mean of the paired differences, ``std / sqrt(n)``.
+
+The work is cut in chunks of :data:`CHUNK_SIZE` deals with their own random streams
+(:func:`parallel.map_chunks`), so the numbers depend on the seed and the number of deals only.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from tarot_advisor.analyzer.calling import longest_suit_call
+from tarot_advisor.analyzer.deal import Deals, deal
+from tarot_advisor.analyzer.engine import play
+from tarot_advisor.analyzer.game import Contract, check_players
+from tarot_advisor.analyzer.greedy import GreedyPolicy
+from tarot_advisor.analyzer.heuristic import point_counts
+from tarot_advisor.analyzer.parallel import map_chunks
+from tarot_advisor.analyzer.policy import Policy, RandomPolicy, SimplePolicy
+from tarot_advisor.analyzer.record import dumps_records
+from tarot_advisor.analyzer.scoring import records, score
+
+DEFAULT_SEED = 78
+"""The seed used when none is given (78, the number of cards), so that two runs agree."""
+CHUNK_SIZE = 2000
+"""Deals per chunk. Fixed: the result depends on it, never on the number of workers."""
+POLICIES: dict[str, Callable[[], Policy]] = {
+    "greedy": GreedyPolicy,
+    "simple": SimplePolicy,
+    "random": RandomPolicy,
+}
+"""The policies a duel can set against each other, by name."""
+MATCHES = ("a_takes", "b_takes", "a_defends")
+"""The three playouts of each deal, in the order they are played and dumped."""
+
+
+class DuelError(ValueError):
+    """Bad duel settings: an unknown policy, too few deals, a bad number of players."""
+
+
+@dataclass(frozen=True)
+class Gain:
+    """A mean of paired differences of the taker's score, and its standard error."""
+
+    mean: float
+    se: float
+
+    @classmethod
+    def of(cls, differences: np.ndarray) -> Gain:
+        """From (N,) differences, N ≥ 2: the mean and ``std(ddof=1) / sqrt(N)``."""
+        values = np.asarray(differences, np.float64)
+        return cls(float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values))))
+
+    @property
+    def z(self) -> float:
+        """The mean in standard errors (infinite when the SE is 0 and the mean is not)."""
+        if self.se == 0:
+            return 0.0 if self.mean == 0 else math.copysign(math.inf, self.mean)
+        return self.mean / self.se
+
+    def to_dict(self) -> dict[str, float]:
+        return {"mean": self.mean, "se": self.se}
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """The outcome of a duel: the two gains of A over B, and what the match was."""
+
+    a: str
+    b: str
+    players: int
+    contract: Contract
+    deals: int
+    seed: int
+    taker_gain: Gain
+    defence_gain: Gain
+    seconds: float
+    dumped: str | None = None
+    """Every playout as a deal record, JSON Lines (3 per deal, :data:`MATCHES` order), if kept."""
+
+    def to_dict(self) -> dict:
+        """The ``--json`` document."""
+        return {
+            "deals": self.deals,
+            "a": self.a,
+            "b": self.b,
+            "players": self.players,
+            "contract": self.contract.value,
+            "seed": self.seed,
+            "taker_gain": self.taker_gain.to_dict(),
+            "defence_gain": self.defence_gain.to_dict(),
+        }
+
+
+def policy_named(name: str) -> Policy:
+    """A new policy from its name (a key of :data:`POLICIES`); :class:`DuelError` otherwise."""
+    try:
+        return POLICIES[name]()
+    except KeyError:
+        raise DuelError(f"'{name}' is not a policy (one of {', '.join(POLICIES)})") from None
+
+
+def choose_takers(deals: Deals) -> tuple[np.ndarray, np.ndarray | None]:
+    """The taker of each deal, the seat with the highest point count ((N,) int64, the first
+    such seat on a tie), and with 5 players its call ((N,) int64 card ids, else ``None``)."""
+    n, players, h = len(deals), deals.players, deals.hand_size
+    points, _ = point_counts(deals.hands.reshape(n * players, h))
+    taker = points.reshape(n, players).argmax(axis=1).astype(np.int64)
+    called = None
+    if players == 5:
+        called = longest_suit_call(deals.hands[np.arange(n), taker]).astype(np.int64)
+    return taker, called
+
+
+def duel_chunk(
+    rng: np.random.Generator,
+    n: int,
+    *,
+    a: str,
+    b: str,
+    players: int,
+    contract: Contract,
+    keep_records: bool,
+) -> dict[str, np.ndarray | str]:
+    """One chunk of ``n`` deals: the taker's score ((n,) int64) under each of :data:`MATCHES`,
+    and with ``keep_records`` the playouts as JSON Lines under ``"records"``."""
+    deals = deal(rng, n, players, reject_petit_sec=True)
+    taker, called = choose_takers(deals)
+    policy_a, policy_b = policy_named(a), policy_named(b)
+    sides = {
+        "a_takes": (policy_a, policy_b),
+        "b_takes": (policy_b, policy_b),
+        "a_defends": (policy_b, policy_a),
+    }
+    out: dict[str, np.ndarray | str] = {}
+    dumped: list[list[dict]] = []
+    for match in MATCHES:
+        taker_policy, defence_policy = sides[match]
+        playout = play(deals, taker, contract, taker_policy, defence_policy, rng=rng, called=called)
+        scores = score(playout)
+        out[match] = scores.taker_score
+        if keep_records:
+            dumped.append(records(playout, scores))
+    if keep_records:
+        # Deal by deal, its three playouts together.
+        out["records"] = dumps_records(r for by_deal in zip(*dumped, strict=True) for r in by_deal)
+    return out
+
+
+def run_duel(
+    a: str,
+    b: str,
+    *,
+    players: int = 4,
+    contract: Contract = Contract.GARDE,
+    deals: int = 4000,
+    seed: int = DEFAULT_SEED,
+    jobs: int = 1,
+    backend: str | None = None,
+    keep_records: bool = False,
+    on_done: Callable[[int], None] | None = None,
+) -> DuelResult:
+    """Play the duplicate match of policy ``a`` against ``b`` (names of :data:`POLICIES`) on
+    ``deals`` deals; see the module docstring. ``jobs``/``backend`` choose the workers and never
+    change the numbers; ``on_done`` receives the number of deals finished so far."""
+    for name in (a, b):
+        policy_named(name)
+    try:
+        check_players(players)
+    except ValueError as error:
+        raise DuelError(str(error)) from None
+    if deals < 2:
+        raise DuelError(f"a duel needs at least 2 deals to measure its error, not {deals}")
+    start = time.perf_counter()
+    chunks = map_chunks(
+        duel_chunk,
+        deals,
+        seed=seed,
+        chunk_size=CHUNK_SIZE,
+        jobs=jobs,
+        backend=backend,
+        on_done=on_done,
+        a=a,
+        b=b,
+        players=players,
+        contract=contract,
+        keep_records=keep_records,
+    )
+    taker_score = {m: np.concatenate([chunk[m] for chunk in chunks]) for m in MATCHES}
+    return DuelResult(
+        a=a,
+        b=b,
+        players=players,
+        contract=contract,
+        deals=deals,
+        seed=seed,
+        taker_gain=Gain.of(taker_score["a_takes"] - taker_score["b_takes"]),
+        defence_gain=Gain.of(taker_score["b_takes"] - taker_score["a_defends"]),
+        seconds=time.perf_counter() - start,
+        dumped="".join(chunk["records"] for chunk in chunks) if keep_records else None,
+    )
