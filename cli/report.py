@@ -152,3 +152,9 @@ def bench(as_json: bool, n_deals: int, jobs: int) -> None:
 from tarot_advisor.cli.report_duel import duel  # noqa: E402
 
 main.add_command(duel)
+
+
+# Studies in their own modules register here, once the group and its options exist.
+from tarot_advisor.cli.report_thresholds import thresholds  # noqa: E402
+
+main.add_command(thresholds)

@@ -1,0 +1,217 @@
+"""``tarot-report thresholds``: where the bid thresholds really lie, from many random hands.
+
+Registered on the ``tarot-report`` group by :mod:`tarot_advisor.cli.report`. The options are
+declared here rather than shared with that module, which imports this one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+from tarot_advisor.analyzer.game import PLAYER_COUNTS
+from tarot_advisor.analyzer.parallel import ParallelError, choose_jobs
+from tarot_advisor.analyzer.study import DEFAULT_CHUNK_HANDS, StudyError, StudyParameters
+from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.progress import progress
+from tarot_advisor.reports.thresholds import (
+    DEFAULT_SEED,
+    StudyFolderError,
+    assemble,
+    run_study,
+    write_report,
+)
+
+INTERRUPTED = 1
+
+
+def _jobs(_ctx: click.Context, _param: click.Parameter, value: int) -> int:
+    try:
+        return choose_jobs(value)
+    except ParallelError:
+        raise click.BadParameter("give a number of workers, or 0 (or -1) for all cores") from None
+
+
+def _import_distributed():
+    """The ``distributed`` module, imported only when Dask is asked for."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        fail(
+            "the Dask backend needs the optional dask extra: pip install 'tarot-advisor[dask]' "
+            "(or pip install 'dask[distributed]')"
+        )
+
+
+@contextlib.contextmanager
+def _dask_client(scheduler: str | None, jobs: int) -> Iterator[object]:
+    """A Dask client on ``scheduler``, or on a local cluster of ``jobs`` workers; joblib's
+    ``dask`` backend then sends the chunks to it."""
+    distributed = _import_distributed()
+    try:
+        if scheduler is None:
+            cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1)
+            client = distributed.Client(cluster)
+        else:
+            cluster = None
+            client = distributed.Client(scheduler, timeout="20s")
+    except (OSError, TimeoutError) as error:
+        fail(f"cannot reach the Dask scheduler {scheduler}: {error}")
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _worker_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions that mean a worker died: loky's, and Dask's when it is loaded."""
+    errors: list[type[BaseException]] = [TerminatedWorkerError]
+    with contextlib.suppress(ImportError):
+        from distributed.scheduler import KilledWorker
+
+        errors.append(KilledWorker)
+    return tuple(errors)
+
+
+@click.command()
+@click.option(
+    "--players",
+    type=click.Choice([str(p) for p in PLAYER_COUNTS]),
+    default="4",
+    show_default=True,
+    help="Number of players.",
+)
+@click.option(
+    "--hands",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Random hands to analyse.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=2),
+    default=500,
+    show_default=True,
+    help="Random deals of the unseen cards per hand.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=DEFAULT_SEED,
+    show_default=True,
+    help="Random seed; the same seed and sizes give the same numbers whatever --jobs.",
+)
+@click.option(
+    "--jobs",
+    type=int,
+    default=0,
+    callback=_jobs,
+    help="Workers; 0 or -1 uses every core (default).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Folder for hands.csv, the chunks, the PNG charts, report.html and summary.json.",
+)
+@click.option("--resume", is_flag=True, help="Finish (or reuse) the study already in --out.")
+@click.option(
+    "--backend",
+    type=click.Choice(["loky", "dask"]),
+    default="loky",
+    show_default=True,
+    help="Where the chunks run: local processes, or a Dask cluster.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Dask scheduler address (tcp://host:8786); without it --backend dask starts a local "
+    "cluster.",
+)
+@click.option(
+    "--chunk-hands",
+    type=click.IntRange(min=1),
+    default=DEFAULT_CHUNK_HANDS,
+    show_default=True,
+    help="Hands per chunk (stored with the study: the numbers depend on it).",
+)
+@click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
+def thresholds(
+    players: str,
+    hands: int,
+    samples: int,
+    seed: int,
+    jobs: int,
+    out: Path,
+    resume: bool,
+    backend: str,
+    scheduler: str | None,
+    chunk_hands: int,
+    quiet: bool,
+) -> None:
+    """Where the bid thresholds lie: many random hands, each played out on many deals under
+    every contract, set against the barème's point count."""
+    if scheduler is not None and backend != "dask":
+        fail("--scheduler goes with --backend dask")
+    try:
+        parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands)
+    except StudyError as error:
+        fail(str(error))
+    client = _dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
+    done = 0
+    try:
+        with client, progress(hands, "hands", quiet=quiet) as bar:
+
+            def on_chunk(count: int) -> None:
+                nonlocal done
+                done = count
+                bar(count)
+
+            outcome = run_study(
+                out, parameters, resume=resume, jobs=jobs, backend=backend, on_chunk=on_chunk
+            )
+        frame = assemble(out, parameters)
+        summary = write_report(out, frame, parameters)
+    except StudyFolderError as error:
+        fail(str(error))
+    except KeyboardInterrupt:
+        _stopped(out, done, hands, "interrupted")
+    except _worker_errors() as error:
+        _stopped(out, done, hands, f"a worker died: {error}")
+    except OSError as error:
+        _stopped(out, done, hands, f"cannot write into {out}: {error.strerror or error}")
+    click.echo(f"Report: {out / 'report.html'} (hands.csv, charts and summary.json beside it)")
+    resumed = f", {outcome.kept} resumed" if outcome.kept else ""
+    click.echo(
+        f"{hands:,} hands × {samples:,} samples for {players} players, seed {seed}: "
+        f"{outcome.computed} chunk(s) computed in {outcome.seconds:.1f} s{resumed}"
+    )
+    if outcome.computed == parameters.n_chunks and outcome.seconds > 0:
+        click.echo(f"{hands * samples / outcome.seconds:,.0f} hand-samples/s on {jobs} worker(s)")
+    fitted = summary["fitted_thresholds"]
+    parts = []
+    for name, fit in fitted.items():
+        if fit["value"] is None:
+            parts.append(f"{name} –")
+        elif fit["low"] is None:
+            parts.append(f"{name} {fit['value']:.1f}")
+        else:
+            parts.append(f"{name} {fit['value']:.1f} [{fit['low']:.1f}, {fit['high']:.1f}]")
+    click.echo(f"Fitted thresholds (95 % interval): {'; '.join(parts)}")
+    click.echo(f"The barème agrees with the simulation's best bid on {summary['agreement']:.1%}")
+
+
+def _stopped(out: Path, done: int, hands: int, reason: str) -> None:
+    fail(
+        f"{reason}; the {done:,} of {hands:,} hands already done are kept in {out / 'chunks'}: "
+        "run the same command with --resume to finish",
+        INTERRUPTED,
+    )
