@@ -10,8 +10,9 @@ from .cards import POINTS2
 
 _BITS = np.arange(56, dtype=U64)
 _BIT_SUIT = np.arange(56) % 4
-_BIT_POINTS2 = POINTS2[bb.LO_CARD].astype(np.int64)
+_BIT_POINTS2 = POINTS2[bb.LO_CARD].astype(np.int16)
 _BIT_IS_KING = np.arange(56) // 4 == 13
+_NOT_DISCARDABLE = np.int16(32000)
 
 
 class GreedyEcart:
@@ -36,14 +37,12 @@ class GreedyEcart:
         suit_has_king = np.stack(
             [(hand_lo & mask & bb.KINGS_LO) != ZERO for mask in bb.SUIT_LO], axis=1
         )
-        key = (
-            1000 * suit_has_king[:, _BIT_SUIT]
-            + 10 * suit_length[:, _BIT_SUIT]
-            - _BIT_POINTS2[None, :]
-        )
-        key = np.where(holds & ~_BIT_IS_KING, key, np.iinfo(np.int64).max)
-        chosen = np.argsort(key, axis=1, kind="stable")[:, :count]
-        usable = np.take_along_axis(key, chosen, axis=1) < np.iinfo(np.int64).max
+        suit_key = (1000 * suit_has_king + 10 * suit_length).astype(np.int16)
+        key = suit_key[:, _BIT_SUIT] - _BIT_POINTS2
+        key = np.where(holds & ~_BIT_IS_KING, key, _NOT_DISCARDABLE)
+        # The ``count`` lowest keys, in no particular order (cards of equal key are alike).
+        chosen = np.argpartition(key, count - 1, axis=1)[:, :count]
+        usable = np.take_along_axis(key, chosen, axis=1) < _NOT_DISCARDABLE
         bits = np.where(usable, bb.ONE << chosen.astype(U64), ZERO)
         ecart_lo = np.bitwise_or.reduce(bits, axis=1)
         missing = count - usable.sum(axis=1)

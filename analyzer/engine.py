@@ -54,8 +54,11 @@ class Table:
     position: int = 0
     known_void: np.ndarray = field(init=False)  # (n, N) uint8 bits 0–3 suits, 4 trumps
     taker_void: np.ndarray = field(init=False)  # (N,) uint8 the taker's shown voids
-    taker_shown_hi: np.ndarray = field(init=False)  # (N,) uint64
-    any_shown: bool = field(init=False)  # whether any poignée was shown in any deal
+    taker_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the taker's shown trumps
+    taker_side_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the taker's side's
+    defence_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the defence's
+    own_ecart_lo: np.ndarray = field(init=False)  # (n, N) the écart in the taker's row, else 0
+    own_ecart_hi: np.ndarray = field(init=False)
     played_lo: np.ndarray = field(init=False)  # (N,) every card played so far (public)
     played_hi: np.ndarray = field(init=False)
     revealed: np.ndarray = field(init=False)  # (N,) bool the called card has been played
@@ -78,10 +81,15 @@ class Table:
         n_deals = self.n_deals
         self.known_void = np.zeros((self.players, n_deals), np.uint8)
         self.taker_void = np.zeros(n_deals, np.uint8)
-        self.taker_shown_hi = np.bitwise_or.reduce(
-            np.where(self.is_taker, self.shown_hi, ZERO), axis=0
-        )
-        self.any_shown = bool(self.shown_hi.any())
+
+        def shown_by(rows: np.ndarray) -> np.ndarray:
+            return np.bitwise_or.reduce(bb.keep(rows, self.shown_hi), axis=0)
+
+        self.taker_shown_hi = shown_by(self.is_taker)
+        self.taker_side_shown_hi = shown_by(self.on_taker_side)
+        self.defence_shown_hi = shown_by(~self.on_taker_side)
+        self.own_ecart_lo = bb.keep(self.is_taker, self.ecart_lo)
+        self.own_ecart_hi = bb.keep(self.is_taker, self.ecart_hi)
         self.played_lo = np.zeros(n_deals, U64)
         self.played_hi = np.zeros(n_deals, U64)
         self.revealed = np.zeros(n_deals, bool)
@@ -153,12 +161,14 @@ class Table:
         over = trumps & self.beat_hi
         must_trump = ~free & ~can_follow & (trumps != ZERO)
         excuse = hand_hi & bb.EXCUSE_HI
-        legal_lo = np.where(
-            free, hand_lo, np.where(can_follow, follow, np.where(must_trump, ZERO, hand_lo))
+        legal_lo = bb.select(
+            free, hand_lo, bb.select(can_follow, follow, bb.select(must_trump, ZERO, hand_lo))
         )
-        trump_choice = np.where(over != ZERO, over, trumps) | excuse
-        legal_hi = np.where(
-            free, hand_hi, np.where(can_follow, excuse, np.where(must_trump, trump_choice, hand_hi))
+        trump_choice = bb.select(over != ZERO, over, trumps) | excuse
+        legal_hi = bb.select(
+            free,
+            hand_hi,
+            bb.select(can_follow, excuse, bb.select(must_trump, trump_choice, hand_hi)),
         )
         if self.players == 5 and self.trick == 0 and self.position == 0:
             legal_lo = self._first_lead_restriction(legal_lo)
@@ -168,9 +178,9 @@ class Table:
         """5 players: the first trick may not be led in the called suit, but with the called
         card itself (rules.md §3)."""
         called_suit = bb.lowest_bit(self.called_lo) % 4
-        suit_lo = np.where(self.called_lo != ZERO, bb.SUIT_LO[called_suit], ZERO)
+        suit_lo = bb.keep(self.called_lo != ZERO, bb.SUIT_LO[called_suit])
         restricted = legal_lo & (~suit_lo | self.called_lo)
-        return np.where(restricted != ZERO, restricted, legal_lo)
+        return bb.select(restricted != ZERO, restricted, legal_lo)
 
     def play(self, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
         """The player to act plays one card in every deal: exactly one bit set in
@@ -188,7 +198,7 @@ class Table:
         is_excuse = card_hi == bb.EXCUSE_HI
         is_trump = (card_hi & bb.TRUMPS_HI) != ZERO
         if is_excuse.any():
-            self.excuse_position = np.where(is_excuse, k, self.excuse_position)
+            self.excuse_position = bb.select(is_excuse, k, self.excuse_position)
             self.excuse_on_taker_side |= is_excuse & self.on_taker_side[k]
         no_suit_yet = self.lead_suit == NO_SUIT
         if k > 0:
@@ -196,26 +206,26 @@ class Table:
             # trumps. (The Excuse shows nothing.)
             followed = ((card_lo & self.lead_lo) | (card_hi & self.lead_hi)) != ZERO
             off_suit = ~no_suit_yet & ~is_excuse & ~followed
-            shown = self.lead_bit | np.where(is_trump, _NO_BITS, _NO_TRUMP_BIT)
-            void_bits = np.where(off_suit, shown, _NO_BITS)
+            shown = self.lead_bit | bb.select(is_trump, _NO_BITS, _NO_TRUMP_BIT)
+            void_bits = bb.select(off_suit, shown, _NO_BITS)
             self.known_void[k] |= void_bits
-            self.taker_void |= np.where(self.is_taker[k], void_bits, _NO_BITS)
+            self.taker_void |= bb.select(self.is_taker[k], void_bits, _NO_BITS)
         if k == 0 or no_suit_yet.any():
             # The first card but the Excuse sets the suit of the trick.
-            card_suit = np.where(is_trump, TRUMP_LEAD, bb.lowest_bit(card_lo) & 3)
+            card_suit = bb.select(is_trump, TRUMP_LEAD, bb.lowest_bit(card_lo) & 3)
             sets_suit = no_suit_yet & ~is_excuse
-            self.lead_suit = np.where(sets_suit, card_suit, self.lead_suit)
+            self.lead_suit = bb.select(sets_suit, card_suit, self.lead_suit)
             self.lead_lo = bb.SUIT_OR_NONE_LO[self.lead_suit]
-            self.lead_hi = np.where(self.lead_suit == TRUMP_LEAD, bb.TRUMPS_HI, ZERO)
+            self.lead_hi = bb.keep(self.lead_suit == TRUMP_LEAD, bb.TRUMPS_HI)
             self.lead_bit = _LEAD_BIT[self.lead_suit]
 
         wins = ((card_lo & self.beat_lo) | (card_hi & self.beat_hi)) != ZERO
-        self.best_position = np.where(wins, k, self.best_position)
-        self.best_on_taker_side = np.where(wins, self.on_taker_side[k], self.best_on_taker_side)
-        new_beat_lo = np.where(is_trump, ZERO, self.lead_lo & bb.above(card_lo))
-        new_beat_hi = np.where(is_trump, bb.TRUMPS_HI & bb.above(card_hi), bb.TRUMPS_HI)
-        self.beat_lo = np.where(wins, new_beat_lo, self.beat_lo)
-        self.beat_hi = np.where(wins, new_beat_hi, self.beat_hi)
+        self.best_position = bb.select(wins, k, self.best_position)
+        self.best_on_taker_side = bb.select(wins, self.on_taker_side[k], self.best_on_taker_side)
+        new_beat_lo = bb.select(is_trump, ZERO, self.lead_lo & bb.above(card_lo))
+        new_beat_hi = bb.select(is_trump, bb.TRUMPS_HI & bb.above(card_hi), bb.TRUMPS_HI)
+        self.beat_lo = bb.select(wins, new_beat_lo, self.beat_lo)
+        self.beat_hi = bb.select(wins, new_beat_hi, self.beat_hi)
         self.position += 1
 
 
@@ -232,6 +242,8 @@ _PER_PLAYER = (
     "is_partner",
     "shown_hi",
     "known_void",
+    "own_ecart_lo",
+    "own_ecart_hi",
 )
 
 
@@ -351,8 +363,8 @@ def play(
         called_cards = np.broadcast_to(np.asarray(called, np.int64), (n_deals,)).copy()
         called_lo, called_hi = bb.from_cards(called_cards[:, None])
         holds = ((hands_lo & called_lo) | (hands_hi & called_hi)) != ZERO  # (n, N)
-        holder = np.where(holds.any(axis=0), holds.argmax(axis=0), -1)
-        partner = np.where(holder == taker, -1, holder)
+        holder = bb.select(holds.any(axis=0), holds.argmax(axis=0), -1)
+        partner = bb.select(holder == taker, -1, holder)
     taker_side = np.zeros((players, n_deals), bool)
     taker_side[taker, rows] = True
     taker_side[np.maximum(partner, 0), rows] |= partner >= 0
@@ -425,39 +437,39 @@ def play(
         excuse_side_taker = table.excuse_on_taker_side
         if last:
             # A side that won every trick before and plays the Excuse last wins the trick.
-            side_swept = np.where(
+            side_swept = bb.select(
                 excuse_side_taker, table.defence_tricks == 0, table.taker_tricks == 0
             )
             won_by_excuse = excuse_in & side_swept & (n_tricks > 1)
-            winner = np.where(won_by_excuse, table.excuse_position, winner)
-            winner_taker = np.where(won_by_excuse, excuse_side_taker, winner_taker)
+            winner = bb.select(won_by_excuse, table.excuse_position, winner)
+            winner_taker = bb.select(won_by_excuse, excuse_side_taker, winner_taker)
         # The Excuse stays with its side, which gives half a point back — but played to the last
         # trick it goes to the winner, unless that side took every trick (a chelem).
         excuse_kept = excuse_in
         if last:
-            chelem_now = np.where(winner_taker, table.defence_tricks == 0, table.taker_tricks == 0)
+            chelem_now = bb.select(winner_taker, table.defence_tricks == 0, table.taker_tricks == 0)
             excuse_kept = excuse_in & chelem_now
         excuse_crosses = excuse_kept & (excuse_side_taker != winner_taker)
         trick_lo = table.trick_lo
-        trick_hi = np.where(excuse_kept, table.trick_hi & ~bb.EXCUSE_HI, table.trick_hi)
-        won_lo |= np.where(winner_taker, trick_lo, ZERO)
-        won_hi |= np.where(winner_taker, trick_hi, ZERO)
-        won_hi |= np.where(excuse_kept & excuse_side_taker, bb.EXCUSE_HI, ZERO)
-        exchange2 += np.where(excuse_crosses, np.where(winner_taker, 1, -1), 0)
+        trick_hi = bb.select(excuse_kept, table.trick_hi & ~bb.EXCUSE_HI, table.trick_hi)
+        won_lo |= bb.keep(winner_taker, trick_lo)
+        won_hi |= bb.keep(winner_taker, trick_hi)
+        won_hi |= bb.keep(excuse_kept & excuse_side_taker, bb.EXCUSE_HI)
+        exchange2 += bb.select(excuse_crosses, bb.select(winner_taker, 1, -1), 0)
         has_petit = (table.trick_hi & bb.PETIT_HI) != ZERO
-        petit_trick_side[trick_index] = np.where(has_petit, np.where(winner_taker, 1, -1), 0)
+        petit_trick_side[trick_index] = bb.select(has_petit, bb.select(winner_taker, 1, -1), 0)
         table.taker_tricks += winner_taker
         table.defence_tricks += ~winner_taker
         if not last:
             table.turn_to(winner)
 
-    chelem = np.where(
-        table.defence_tricks == 0, 1, np.where(table.taker_tricks == 0, -1, 0)
+    chelem = bb.select(
+        table.defence_tricks == 0, 1, bb.select(table.taker_tricks == 0, -1, 0)
     ).astype(np.int8)
     petit_au_bout = petit_trick_side[-1].copy()
     if n_tricks > 1:
         before_last = petit_trick_side[-2]
-        petit_au_bout = np.where(won_by_excuse & (before_last != 0), before_last, petit_au_bout)
+        petit_au_bout = bb.select(won_by_excuse & (before_last != 0), before_last, petit_au_bout)
     taker_points2 = bb.points2(won_lo, won_hi) + exchange2
     bouts = bb.popcount(won_hi & bb.BOUTS_HI)
     return Playout(
@@ -487,14 +499,14 @@ def _choose(turn: Turn, taker_policy, defence_policy, rng: np.random.Generator):
         return card_lo, card_hi
     defence_lo, defence_hi = defence_policy.choose(turn, rng)
     return (
-        np.where(turn.on_taker_side, card_lo, defence_lo),
-        np.where(turn.on_taker_side, card_hi, defence_hi),
+        bb.select(turn.on_taker_side, card_lo, defence_lo),
+        bb.select(turn.on_taker_side, card_hi, defence_hi),
     )
 
 
 def _card_ids(card_lo: np.ndarray, card_hi: np.ndarray) -> np.ndarray:
     in_hi = card_hi != ZERO
-    bit = bb.lowest_bit(np.where(in_hi, card_hi, card_lo))
+    bit = bb.lowest_bit(bb.select(in_hi, card_hi, card_lo))
     return bb.card_of(in_hi.astype(np.int8), bit).astype(np.uint8)
 
 
@@ -504,11 +516,11 @@ def _cards_of_sets(lo: np.ndarray, hi: np.ndarray, count: int) -> np.ndarray:
     lo, hi = lo.copy(), hi.copy()
     for column in range(count):
         in_hi = lo == ZERO
-        word = np.where(in_hi, hi, lo)
+        word = bb.select(in_hi, hi, lo)
         single = bb.lowest(word)
-        out[:, column] = _card_ids(np.where(in_hi, ZERO, single), np.where(in_hi, single, ZERO))
-        lo = np.where(in_hi, lo, lo ^ single)
-        hi = np.where(in_hi, hi ^ single, hi)
+        out[:, column] = _card_ids(bb.select(in_hi, ZERO, single), bb.keep(in_hi, single))
+        lo = bb.select(in_hi, lo, lo ^ single)
+        hi = bb.select(in_hi, hi ^ single, hi)
     return out
 
 
@@ -527,8 +539,8 @@ def poignee_trumps(hand_hi: np.ndarray, players: int) -> tuple[np.ndarray, np.nd
     bonus = np.zeros(len(hand_hi), np.int64)
     for threshold, value in zip(thresholds, POIGNEE_BONUSES, strict=True):
         reached = count >= threshold
-        need = np.where(reached, threshold, need)
-        bonus = np.where(reached, value, bonus)
+        need = bb.select(reached, threshold, need)
+        bonus = bb.select(reached, value, bonus)
     shown = np.zeros(len(hand_hi), U64)
     remaining = need.copy()
     for group in (hand_hi & bb.MIDDLE_TRUMPS_HI, hand_hi & bb.TWENTY_ONE_HI, hand_hi & bb.PETIT_HI):
@@ -538,10 +550,10 @@ def poignee_trumps(hand_hi: np.ndarray, players: int) -> tuple[np.ndarray, np.nd
             if not take.any():
                 break
             single = bb.lowest(group)
-            shown |= np.where(take, single, ZERO)
-            group = np.where(take, group ^ single, group)
+            shown |= bb.keep(take, single)
+            group = bb.select(take, group ^ single, group)
             remaining -= take
-    shown |= np.where(remaining > 0, hand_hi & bb.EXCUSE_HI, ZERO)
+    shown |= bb.keep(remaining > 0, hand_hi & bb.EXCUSE_HI)
     return shown, bonus
 
 
@@ -554,6 +566,6 @@ def _poignees(
     total = np.zeros(hands_hi.shape[1], np.int64)
     for seat in range(players):
         shown, bonus = poignee_trumps(hands_hi[seat], players)
-        shown_hi[seat] = np.where(shows[seat], shown, ZERO)
-        total += np.where(shows[seat], bonus, 0)
+        shown_hi[seat] = bb.keep(shows[seat], shown)
+        total += bb.select(shows[seat], bonus, 0)
     return shown_hi, total

@@ -41,7 +41,12 @@ class Knowledge:
     later_opponents: np.ndarray  # int64: players after me in this trick not known allies
     later_may_trump: np.ndarray  # bool: one of them has not shown a lack of trumps
     later_void_in_lead: np.ndarray  # bool: one of them has shown a void in the suit led
-    side_swept: np.ndarray  # bool: my side has won every trick so far
+
+    @cached_property
+    def side_swept(self) -> np.ndarray:
+        """(N,) bool: my side has won every trick so far."""
+        table = self.turn.table
+        return bb.select(self.on_taker_side, table.defence_tricks == 0, table.taker_tricks == 0)
 
     @cached_property
     def ally_wins(self) -> np.ndarray:
@@ -63,40 +68,34 @@ def knowledge(turn: Turn) -> Knowledge:
     """Gather what the player of ``turn`` knows."""
     table = turn.table
     k = turn.position
-    own_ecart_lo = np.where(turn.is_taker, table.ecart_lo, ZERO)
-    own_ecart_hi = np.where(turn.is_taker, table.ecart_hi, ZERO)
-    unseen_lo = bb.ALL_LO & ~table.played_lo & ~turn.hand_lo & ~own_ecart_lo
-    unseen_hi = bb.ALL_HI & ~table.played_hi & ~turn.hand_hi & ~own_ecart_hi
+    # One's own écart is known, like one's own hand; the shown trumps of known allies are no
+    # threat. (One's own shown trumps are in hand, so they are no threat either way.)
+    seen_lo = table.played_lo | turn.hand_lo | table.own_ecart_lo[k]
+    seen_hi = table.played_hi | turn.hand_hi | table.own_ecart_hi[k]
+    unseen_lo = bb.ALL_LO & ~seen_lo
+    unseen_hi = bb.ALL_HI & ~seen_hi
+    side_shown = bb.select(turn.on_taker_side, table.taker_side_shown_hi, table.defence_shown_hi)
+    if table.players == 5:
+        side_shown = bb.select(table.knows_sides(k), side_shown, ZERO)
 
-    allies_shown = np.zeros(table.n_deals, bb.U64)
     later_opponents = np.zeros(table.n_deals, np.int64)
     later_may_trump = np.zeros(table.n_deals, bool)
     later_void = np.zeros(table.n_deals, bool)
-    suit_bit = np.left_shift(1, np.clip(table.lead_suit, 0, TRUMP_LEAD)).astype(np.uint8)
-    for other in range(table.players):
-        if other == k:
-            continue
-        ally = table.known_ally(k, other)
-        if table.any_shown:
-            allies_shown |= np.where(ally, table.shown_hi[other], ZERO)
-        if other > k:
-            voids = table.known_void[other]
-            opponent = ~ally
-            later_opponents += opponent
-            later_may_trump |= opponent & ((voids & (1 << TRUMP_LEAD)) == 0)
-            later_void |= opponent & ((voids & suit_bit) != 0)
-    on_taker_side = turn.on_taker_side
-    side_swept = np.where(on_taker_side, table.defence_tricks == 0, table.taker_tricks == 0)
+    for other in range(k + 1, table.players):
+        voids = table.known_void[other]
+        opponent = ~table.known_ally(k, other)
+        later_opponents += opponent
+        later_may_trump |= opponent & ((voids & (1 << TRUMP_LEAD)) == 0)
+        later_void |= opponent & ((voids & table.lead_bit) != 0)
     return Knowledge(
         turn=turn,
         unseen_lo=unseen_lo,
         unseen_hi=unseen_hi,
-        threat_hi=unseen_hi & bb.TRUMPS_HI & ~allies_shown,
-        on_taker_side=on_taker_side,
+        threat_hi=unseen_hi & bb.TRUMPS_HI & ~side_shown,
+        on_taker_side=turn.on_taker_side,
         later_opponents=later_opponents,
         later_may_trump=later_may_trump,
         later_void_in_lead=later_void,
-        side_swept=side_swept,
     )
 
 
@@ -119,14 +118,14 @@ def _safe_winners(turn: Turn, know: Knowledge) -> Candidate:
     win_hi = turn.legal_hi & table.beat_hi
     nobody_after = know.later_opponents == 0
     top_threat = bb.highest(know.threat_hi)
-    safe_hi = np.where(
+    safe_hi = bb.select(
         nobody_after | ~know.later_may_trump, bb.TRUMPS_HI, bb.above_or_all(top_threat)
     )
     suit_lo = table.lead_lo
     top_unseen = bb.highest(know.unseen_lo & suit_lo)
     trumped = _suit_may_be_trumped(turn, know, suit_lo)
-    safe_lo = np.where(
-        nobody_after, bb.ALL_LO, np.where(trumped, ZERO, bb.above_or_all(top_unseen))
+    safe_lo = bb.select(
+        nobody_after, bb.ALL_LO, bb.select(trumped, ZERO, bb.above_or_all(top_unseen))
     )
     return win_lo & safe_lo, win_hi & safe_hi & bb.TRUMPS_HI
 
@@ -137,7 +136,7 @@ def _best_is_safe(turn: Turn, know: Knowledge) -> np.ndarray:
     trump_led = table.lead_suit == TRUMP_LEAD
     trump_over = know.later_may_trump & ((know.threat_hi & table.beat_hi) != ZERO)
     suit_lo = table.lead_lo
-    trumped = np.where(
+    trumped = bb.select(
         trump_led | (table.beat_lo == ZERO), trump_over, _suit_may_be_trumped(turn, know, suit_lo)
     )
     return (know.later_opponents == 0) | ~(beaten_in_suit | trumped)
@@ -153,7 +152,7 @@ def excuse_before_the_end(turn: Turn, know: Knowledge) -> Candidate:
     if table.trick < table.n_tricks - 2:
         return None
     play_it = ~know.side_swept
-    return np.zeros_like(turn.hand_lo), np.where(play_it, turn.legal_hi & bb.EXCUSE_HI, ZERO)
+    return np.zeros_like(turn.hand_lo), bb.keep(play_it, turn.legal_hi & bb.EXCUSE_HI)
 
 
 def feed_a_sure_partner(turn: Turn, know: Knowledge) -> Candidate:
@@ -172,7 +171,7 @@ def feed_a_sure_partner(turn: Turn, know: Knowledge) -> Candidate:
     if takes_over.any():
         _, safe_hi = know.safe_winners
         sure &= ~takes_over | ((card_hi & safe_hi) != ZERO)
-    return np.where(sure, card_lo, ZERO), np.where(sure, card_hi, ZERO)
+    return bb.keep(sure, card_lo), bb.keep(sure, card_hi)
 
 
 def win_cheaply(turn: Turn, know: Knowledge) -> Candidate:
@@ -181,7 +180,7 @@ def win_cheaply(turn: Turn, know: Knowledge) -> Candidate:
     ally_wins = know.ally_wins
     safe_lo, safe_hi = know.safe_winners
     card_lo, card_hi = either(bb.lowest(safe_lo), bb.lowest(safe_hi))
-    return np.where(ally_wins, ZERO, card_lo), np.where(ally_wins, ZERO, card_hi)
+    return bb.select(ally_wins, ZERO, card_lo), bb.select(ally_wins, ZERO, card_hi)
 
 
 def give_least(turn: Turn, know: Knowledge) -> Candidate:
@@ -190,17 +189,17 @@ def give_least(turn: Turn, know: Knowledge) -> Candidate:
     lo, hi = turn.legal_lo, turn.legal_hi
     card_lo, card_hi = cheapest(lo, hi & ~bb.EXCUSE_HI & ~bb.PETIT_HI)
     nothing_else = (card_lo | card_hi) == ZERO
-    card_hi = np.where(nothing_else, hi & bb.PETIT_HI, card_hi)
+    card_hi = bb.select(nothing_else, hi & bb.PETIT_HI, card_hi)
     costly = ((card_lo & bb.FACES_LO) | (card_hi & (bb.PETIT_HI | bb.TWENTY_ONE_HI))) != ZERO
     ally_wins = know.ally_wins
     use_excuse = ~ally_wins & ((costly | nothing_else) & ((hi & bb.EXCUSE_HI) != ZERO))
-    return np.where(use_excuse, ZERO, card_lo), np.where(use_excuse, bb.EXCUSE_HI, card_hi)
+    return bb.select(use_excuse, ZERO, card_lo), bb.select(use_excuse, bb.EXCUSE_HI, card_hi)
 
 
 def lead_the_safe_petit(turn: Turn, know: Knowledge) -> Candidate:
     """Protect the Petit: lead it when no opponent can have a trump left to take it."""
     no_threat = know.threat_hi == ZERO
-    return np.zeros_like(turn.hand_lo), np.where(no_threat, turn.legal_hi & bb.PETIT_HI, ZERO)
+    return np.zeros_like(turn.hand_lo), bb.keep(no_threat, turn.legal_hi & bb.PETIT_HI)
 
 
 def draw_trumps(turn: Turn, know: Knowledge) -> Candidate:
@@ -212,8 +211,8 @@ def draw_trumps(turn: Turn, know: Knowledge) -> Candidate:
     top = bb.highest(trumps)
     is_master = (top & bb.above(bb.highest(know.threat_hi))) != ZERO
     low = bb.lowest(trumps & ~bb.PETIT_HI)
-    card = np.where(is_master, top, low)
-    return np.zeros_like(turn.hand_lo), np.where(long_in_trumps, card, ZERO)
+    card = bb.select(is_master, top, low)
+    return np.zeros_like(turn.hand_lo), bb.keep(long_in_trumps, card)
 
 
 def cash_masters(turn: Turn, know: Knowledge) -> Candidate:
@@ -224,7 +223,7 @@ def cash_masters(turn: Turn, know: Knowledge) -> Candidate:
     for other in range(table.players):
         if other != turn.position:
             opponent = ~table.known_ally(turn.position, other)
-            opponents_void |= np.where(opponent, table.known_void[other], 0).astype(np.uint8)
+            opponents_void |= bb.select(opponent, table.known_void[other], 0).astype(np.uint8)
     best = np.zeros(table.n_deals, bb.U64)
     for suit, suit_lo in enumerate(bb.SUIT_LO):
         top = bb.highest(turn.legal_lo & suit_lo)
@@ -232,7 +231,7 @@ def cash_masters(turn: Turn, know: Knowledge) -> Candidate:
         enough_out = bb.popcount(know.unseen_lo & suit_lo) >= 2 * (table.players - 1)
         no_void = (opponents_void & (1 << suit)) == 0
         better = master & enough_out & no_void & (top > best)
-        best = np.where(better, top, best)
+        best = bb.select(better, top, best)
     return best, np.zeros_like(best)
 
 
@@ -247,8 +246,8 @@ def force_the_taker(turn: Turn, know: Knowledge) -> Candidate:
     for suit, suit_lo in enumerate(bb.SUIT_LO):
         low = bb.lowest(turn.legal_lo & suit_lo & bb.LOW_LO)
         void = (taker_void & (1 << suit)) != 0
-        card = np.where((card == ZERO) & void, low, card)
-    return np.where(defending & taker_has_trumps, card, ZERO), np.zeros_like(card)
+        card = bb.select((card == ZERO) & void, low, card)
+    return bb.keep(defending & taker_has_trumps, card), np.zeros_like(card)
 
 
 def hunt_the_petit(turn: Turn, know: Knowledge) -> Candidate:
@@ -261,7 +260,7 @@ def hunt_the_petit(turn: Turn, know: Knowledge) -> Candidate:
     long_enough = bb.popcount(trumps) >= _HUNTING_TRUMPS[table.players]
     taker_showed_petit = (table.taker_shown_hi & bb.PETIT_HI) != ZERO
     hunt = ~know.on_taker_side & petit_out & (long_enough | taker_showed_petit)
-    return np.zeros_like(turn.hand_lo), np.where(hunt, bb.highest(trumps), ZERO)
+    return np.zeros_like(turn.hand_lo), bb.keep(hunt, bb.highest(trumps))
 
 
 _LOW_OF_SUIT = [mask & bb.LOW_LO for mask in bb.SUIT_LO]
@@ -273,23 +272,23 @@ def lead_low(turn: Turn, know: Knowledge) -> Candidate:
     card, the cheapest card, the Petit and the Excuse last."""
     lo = turn.legal_lo
     # Shortest suit for the taker's side, longest for the defence: minimise ±length.
-    sign = np.where(know.on_taker_side, 1, -1)
+    sign = bb.select(know.on_taker_side, 1, -1)
     best_key = np.full(len(lo), 99)
     card_lo = np.zeros_like(lo)
     for suit_lo, low_lo in zip(bb.SUIT_LO, _LOW_OF_SUIT, strict=True):
         low = bb.lowest(lo & low_lo)
         key = sign * bb.popcount(lo & suit_lo)
         better = (low != ZERO) & (key < best_key)
-        best_key = np.where(better, key, best_key)
-        card_lo = np.where(better, low, card_lo)
+        best_key = bb.select(better, key, best_key)
+        card_lo = bb.select(better, low, card_lo)
     card_hi = np.zeros_like(card_lo)
     no_low = card_lo == ZERO
     if no_low.any():
         hi = turn.legal_hi
         spare_hi = hi & ~bb.PETIT_HI & ~bb.EXCUSE_HI
-        fallback_lo, fallback_hi = cheapest(lo, np.where((lo | spare_hi) != ZERO, spare_hi, hi))
-        card_lo = np.where(no_low, fallback_lo, card_lo)
-        card_hi = np.where(no_low, fallback_hi, card_hi)
+        fallback_lo, fallback_hi = cheapest(lo, bb.select((lo | spare_hi) != ZERO, spare_hi, hi))
+        card_lo = bb.select(no_low, fallback_lo, card_lo)
+        card_hi = bb.select(no_low, fallback_hi, card_hi)
     return card_lo, card_hi
 
 
@@ -319,7 +318,7 @@ class GreedyPolicy:
         if not leading.any():
             return follow
         lead = self._first(turn, know, LEADING_HABITS)
-        return np.where(leading, lead[0], follow[0]), np.where(leading, lead[1], follow[1])
+        return bb.select(leading, lead[0], follow[0]), bb.select(leading, lead[1], follow[1])
 
     @staticmethod
     def _first(turn: Turn, know: Knowledge, habits) -> Candidate:
@@ -332,6 +331,6 @@ class GreedyPolicy:
             if candidate is None:
                 continue
             card_lo, card_hi = candidate
-            chosen_lo = np.where(undecided, card_lo, chosen_lo)
-            chosen_hi = np.where(undecided, card_hi, chosen_hi)
+            chosen_lo = bb.select(undecided, card_lo, chosen_lo)
+            chosen_hi = bb.select(undecided, card_hi, chosen_hi)
         return chosen_lo, chosen_hi

@@ -28,7 +28,7 @@ def either(lo: np.ndarray, hi: np.ndarray, prefer_lo: np.ndarray | bool = True):
     """One of two one-bit candidates per deal: ``lo``'s where it has one (and ``prefer_lo``),
     else ``hi``'s."""
     take_lo = (lo != ZERO) & prefer_lo | (hi == ZERO)
-    return np.where(take_lo, lo, ZERO), np.where(take_lo, ZERO, hi)
+    return bb.keep(take_lo, lo), bb.select(take_lo, ZERO, hi)
 
 
 def cheapest(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -41,9 +41,9 @@ def cheapest(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     excuse = hi & bb.EXCUSE_HI
     bout = bb.lowest(hi)
     has_low, has_middle, has_face = low_suited != ZERO, middle_trump != ZERO, face != ZERO
-    chosen_lo = np.where(has_low, low_suited, np.where(has_middle, ZERO, face))
-    last_hi = np.where(has_face, ZERO, np.where(excuse != ZERO, excuse, bout))
-    chosen_hi = np.where(has_low, ZERO, np.where(has_middle, middle_trump, last_hi))
+    chosen_lo = bb.select(has_low, low_suited, bb.select(has_middle, ZERO, face))
+    last_hi = bb.select(has_face, ZERO, bb.select(excuse != ZERO, excuse, bout))
+    chosen_hi = bb.select(has_low, ZERO, bb.select(has_middle, middle_trump, last_hi))
     return chosen_lo, chosen_hi
 
 
@@ -59,8 +59,8 @@ class RandomPolicy:
         for _ in range(int(skip.max(initial=0))):
             step = skip > 0
             in_lo = lo != ZERO
-            lo = np.where(step & in_lo, lo & (lo - bb.ONE), lo)
-            hi = np.where(step & ~in_lo, hi & (hi - bb.ONE), hi)
+            lo = bb.select(step & in_lo, lo & (lo - bb.ONE), lo)
+            hi = bb.select(step & ~in_lo, hi & (hi - bb.ONE), hi)
             skip -= step
         return either(bb.lowest(lo), bb.lowest(hi))
 
@@ -82,12 +82,12 @@ class SimplePolicy:
         longest = bb.SUIT_LO[lengths.argmax(axis=0)]
         lead_lo, lead_hi = either(bb.highest(lo & longest), bb.highest(hi))
         many_trumps = bb.popcount(trumps) >= 4
-        lead_lo = np.where(many_trumps, ZERO, lead_lo)
-        lead_hi = np.where(many_trumps, bb.highest(trumps), lead_hi)
+        lead_lo = bb.select(many_trumps, ZERO, lead_lo)
+        lead_hi = bb.select(many_trumps, bb.highest(trumps), lead_hi)
 
         win_lo, win_hi = either(bb.lowest(lo & table.beat_lo), bb.lowest(hi & table.beat_hi))
         can_win = (win_lo | win_hi) != ZERO
         cheap_lo, cheap_hi = cheapest(lo, hi)
-        follow_lo = np.where(can_win, win_lo, cheap_lo)
-        follow_hi = np.where(can_win, win_hi, cheap_hi)
-        return np.where(leading, lead_lo, follow_lo), np.where(leading, lead_hi, follow_hi)
+        follow_lo = bb.select(can_win, win_lo, cheap_lo)
+        follow_hi = bb.select(can_win, win_hi, cheap_hi)
+        return bb.select(leading, lead_lo, follow_lo), bb.select(leading, lead_hi, follow_hi)
