@@ -18,7 +18,7 @@ from tarot_advisor.analyzer.game import PLAYER_COUNTS
 from tarot_advisor.analyzer.parallel import choose_jobs
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
 from tarot_advisor.cli.progress import progress
-from tarot_advisor.reports.bench import run_benchmarks
+from tarot_advisor.reports.bench import DEFAULT_PLAYOUTS, MEASUREMENTS, run_benchmarks
 from tarot_advisor.reports.deals import (
     DEFAULT_SEED,
     largest_z,
@@ -126,6 +126,14 @@ def deals(players: str, n_deals: int, seed: int, jobs: int, out: Path, quiet: bo
         click.echo(f"Largest |z| against the exact laws: {abs(z):.2f} ({name}), over {figures}")
 
 
+def _figure(name: str, value: object) -> str:
+    if value is None:
+        return "—"
+    if "seconds_" in name or name.endswith("_seconds"):
+        return f"{value:.2f} s"
+    return f"{value:,.0f}" if isinstance(value, float) else str(value)
+
+
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @click.option(
@@ -134,27 +142,51 @@ def deals(players: str, n_deals: int, seed: int, jobs: int, out: Path, quiet: bo
     type=click.IntRange(min=1),
     default=2_000_000,
     show_default=True,
-    help="Deals dealt per measurement.",
+    help="Deals dealt per dealer measurement.",
+)
+@click.option(
+    "--playouts",
+    type=click.IntRange(min=1),
+    default=DEFAULT_PLAYOUTS,
+    show_default=True,
+    help="Greedy Garde playouts per playout measurement.",
+)
+@click.option(
+    "--only",
+    type=click.Choice(list(MEASUREMENTS)),
+    multiple=True,
+    help="Take only this measurement (repeat the option for several).",
 )
 @jobs_option
-def bench(as_json: bool, n_deals: int, jobs: int) -> None:
-    """Speed: dealer throughput on every core and on one core."""
-    results = run_benchmarks(n_deals, jobs)
+@quiet_option
+def bench(
+    as_json: bool, n_deals: int, playouts: int, only: tuple[str, ...], jobs: int, quiet: bool
+) -> None:
+    """Speed on this machine, every core and one core: deals dealt, greedy Garde playouts
+    (deal, écart, play, score) per second, and the wall time of tarot-advise runs."""
+    names = only or tuple(MEASUREMENTS)
+    measured = iter(range(1, len(names) + 1))
+    with progress(len(names), "measuring", quiet=quiet) as bar:
+        results = run_benchmarks(
+            n_deals,
+            jobs,
+            playouts=playouts,
+            only=only or None,
+            on_measured=lambda _name: bar(next(measured)),
+        )
     if as_json:
         click.echo(json.dumps(results))
         return
+    notes = results.pop("notes")
     for name, value in results.items():
-        shown = f"{value:,.0f}" if isinstance(value, float) else str(value)
-        click.echo(f"{name:>28}  {shown}")
+        note = f"  ({notes[name]})" if name in notes else ""
+        click.echo(f"{name:>29}  {_figure(name, value)}{note}")
 
 
 # Studies in their own modules register here, once the group and its options exist.
 from tarot_advisor.cli.report_duel import duel  # noqa: E402
 
 main.add_command(duel)
-
-
-# Studies in their own modules register here, once the group and its options exist.
 from tarot_advisor.cli.report_thresholds import thresholds  # noqa: E402
 
 main.add_command(thresholds)

@@ -1,31 +1,66 @@
 """Throughput benchmarks: named measurements, each a function of the benchmark settings.
 
-A new measurement (playouts per second, advisor seconds…) is one function added to
-:data:`MEASUREMENTS`; ``tarot-report bench`` runs them all in order.
+A new measurement is one function added to :data:`MEASUREMENTS`; ``tarot-report bench`` runs
+them all in order. A measurement that cannot be taken on this installation raises
+:class:`Unavailable`: its figure is then ``None``, and the reason is kept as a note.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from tarot_advisor.analyzer.deal import deal
+from tarot_advisor.analyzer.engine import play
+from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.greedy import GreedyPolicy
 from tarot_advisor.analyzer.parallel import choose_jobs, map_chunks
+from tarot_advisor.analyzer.scoring import score
 
 BENCH_SEED = 0
 DEAL_CHUNK = 1 << 17
 """Deals per chunk in the dealer benchmark: large enough that scheduling costs vanish."""
+PLAYOUT_CHUNK = 10_000
+"""Deals per chunk in the playout benchmark: one vectorised batch each, as the advisor uses."""
+DEFAULT_PLAYOUTS = 100_000
+ADVISE_HAND = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
+"""The hand of the ``tarot-advise`` timings: rules.md §11's worked example (60 points, Garde)."""
+ADVISE_MODULE = "tarot_advisor.cli.advise"
+ADVISE_TIMEOUT = 600.0
+"""Seconds after which a ``tarot-advise`` run is given up."""
+
+
+class BenchError(ValueError):
+    """Bad benchmark settings (an unknown measurement's name)."""
+
+
+class Unavailable(RuntimeError):
+    """A measurement that cannot be taken here; the message says why."""
 
 
 @dataclass(frozen=True)
 class BenchSettings:
-    """What the benchmarks may use: ``deals`` samples each, on ``jobs`` workers."""
+    """What the benchmarks may use: ``deals`` dealt and ``playouts`` played per measurement, on
+    ``jobs`` workers."""
 
     deals: int
     jobs: int
+    playouts: int = DEFAULT_PLAYOUTS
+
+
+def _start_workers(task: Callable[..., int], jobs: int, **kwargs: object) -> None:
+    """Runs ``task`` once per worker, so that starting processes and importing modules happen
+    outside the timed run (joblib's loky executor keeps its workers for the next call)."""
+    if jobs > 1:
+        map_chunks(task, 2 * jobs, seed=BENCH_SEED, chunk_size=1, jobs=jobs, **kwargs)
 
 
 def _deal_only(rng: np.random.Generator, n: int, players: int) -> int:
@@ -35,9 +70,7 @@ def _deal_only(rng: np.random.Generator, n: int, players: int) -> int:
 
 def dealer_throughput(deals: int, jobs: int, players: int = 4) -> float:
     """Full random deals per second on ``jobs`` workers (the workers are started beforehand)."""
-    if jobs > 1:
-        # Start the worker processes outside the timed run.
-        map_chunks(_deal_only, 2 * jobs, seed=BENCH_SEED, chunk_size=1, jobs=jobs, players=players)
+    _start_workers(_deal_only, jobs, players=players)
     start = time.perf_counter()
     map_chunks(
         _deal_only, deals, seed=BENCH_SEED, chunk_size=DEAL_CHUNK, jobs=jobs, players=players
@@ -45,17 +78,101 @@ def dealer_throughput(deals: int, jobs: int, players: int = 4) -> float:
     return deals / (time.perf_counter() - start)
 
 
-MEASUREMENTS: dict[str, Callable[[BenchSettings], float]] = {
+def _greedy_garde(rng: np.random.Generator, n: int, players: int) -> int:
+    """Deals ``n`` deals (no petit sec), makes the écart, plays them at Garde with the greedy
+    policy (a random taker) and scores them; returns ``n``."""
+    deals = deal(rng, n, players, reject_petit_sec=True)
+    taker = rng.integers(0, players, n)
+    playout = play(deals, taker, Contract.GARDE, GreedyPolicy(), rng=rng)
+    return len(score(playout).taker_score)
+
+
+def playout_throughput(playouts: int, jobs: int, players: int = 4) -> float:
+    """Greedy Garde playouts (deal, écart, play, score) per second on ``jobs`` workers, in
+    chunks of :data:`PLAYOUT_CHUNK` (the workers are started beforehand)."""
+    _start_workers(_greedy_garde, jobs, players=players)
+    start = time.perf_counter()
+    map_chunks(
+        _greedy_garde,
+        playouts,
+        seed=BENCH_SEED,
+        chunk_size=PLAYOUT_CHUNK,
+        jobs=jobs,
+        players=players,
+    )
+    return playouts / (time.perf_counter() - start)
+
+
+def advise_command(samples: int | None = None) -> list[str]:
+    """The ``tarot-advise`` command line a user types for :data:`ADVISE_HAND` (the installed
+    console script, found beside this Python first, then on the ``PATH``)."""
+    if importlib.util.find_spec(ADVISE_MODULE) is None:
+        raise Unavailable("tarot-advise does not exist yet (no cli/advise.py)")
+    beside = Path(sys.executable).parent / "tarot-advise"
+    script = str(beside) if beside.exists() else shutil.which("tarot-advise")
+    if script is None:
+        raise Unavailable("the tarot-advise console script is not installed")
+    extra = [] if samples is None else ["--samples", str(samples)]
+    return [script, ADVISE_HAND, *extra, "--quiet"]
+
+
+def advise_seconds(samples: int | None = None) -> float:
+    """Wall seconds of one ``tarot-advise`` run (default options, or ``samples``), Python's
+    start-up included, as a user waits for it."""
+    command = advise_command(samples)
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=ADVISE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise Unavailable(f"tarot-advise took more than {ADVISE_TIMEOUT:.0f} s") from None
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise Unavailable(f"tarot-advise failed (exit {done.returncode}): {last}")
+    return seconds
+
+
+Measurement = Callable[[BenchSettings], float]
+
+MEASUREMENTS: dict[str, Measurement] = {
     "deals_per_second": lambda s: dealer_throughput(s.deals, s.jobs),
     "deals_per_second_one_core": lambda s: dealer_throughput(s.deals, 1),
+    "playouts_per_second": lambda s: playout_throughput(s.playouts, s.jobs),
+    "playouts_per_second_one_core": lambda s: playout_throughput(s.playouts, 1),
+    "advise_seconds": lambda s: advise_seconds(),
+    "advise_seconds_10000": lambda s: advise_seconds(10_000),
+    "advise_seconds_50000": lambda s: advise_seconds(50_000),
 }
 """Name → measurement, run in this order; the name is the JSON key of the result."""
 
 
-def run_benchmarks(deals: int, jobs: int = 0) -> dict[str, float | int]:
-    """Every measurement of :data:`MEASUREMENTS`, plus the number of workers used (``jobs``)."""
-    settings = BenchSettings(deals=deals, jobs=choose_jobs(jobs))
-    results: dict[str, float | int] = {"jobs": settings.jobs}
+def run_benchmarks(
+    deals: int,
+    jobs: int = 0,
+    *,
+    playouts: int = DEFAULT_PLAYOUTS,
+    only: tuple[str, ...] | None = None,
+    on_measured: Callable[[str], None] | None = None,
+) -> dict[str, float | int | dict[str, str] | None]:
+    """Every measurement of :data:`MEASUREMENTS` (or those named in ``only``, in that table's
+    order), plus the number of workers used (``jobs``) and, under ``notes``, why a figure is
+    ``None``. ``on_measured`` receives each name once its figure is taken."""
+    if only is not None:
+        unknown = sorted(set(only) - set(MEASUREMENTS))
+        if unknown:
+            raise BenchError(f"no measurement called {', '.join(unknown)}")
+    settings = BenchSettings(deals=deals, jobs=choose_jobs(jobs), playouts=playouts)
+    results: dict[str, float | int | dict[str, str] | None] = {"jobs": settings.jobs}
+    notes: dict[str, str] = {}
     for name, measure in MEASUREMENTS.items():
-        results[name] = measure(settings)
+        if only is not None and name not in only:
+            continue
+        try:
+            results[name] = measure(settings)
+        except Unavailable as reason:
+            results[name] = None
+            notes[name] = str(reason)
+        if on_measured is not None:
+            on_measured(name)
+    results["notes"] = notes
     return results
