@@ -45,7 +45,7 @@ class Table:
     on_taker_side: np.ndarray  # (n, N) bool: the taker and the partner
     is_taker: np.ndarray  # (n, N) bool
     is_partner: np.ndarray  # (n, N) bool (5 players)
-    shown_hi: np.ndarray  # (n, N) uint64 trumps shown in a poignée (public)
+    shown_hi: np.ndarray  # (n, N) uint64 trumps shown in a poignée (public), rows by seat
     called_lo: np.ndarray  # (N,) uint64 the called card (5 players; else 0)
     called_hi: np.ndarray
     ecart_lo: np.ndarray  # (N,) uint64 the écart (known to the taker only)
@@ -57,8 +57,6 @@ class Table:
     taker_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the taker's shown trumps
     taker_side_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the taker's side's
     defence_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the defence's
-    own_ecart_lo: np.ndarray = field(init=False)  # (n, N) the écart in the taker's row, else 0
-    own_ecart_hi: np.ndarray = field(init=False)
     played_lo: np.ndarray = field(init=False)  # (N,) every card played so far (public)
     played_hi: np.ndarray = field(init=False)
     revealed: np.ndarray = field(init=False)  # (N,) bool the called card has been played
@@ -88,8 +86,7 @@ class Table:
         self.taker_shown_hi = shown_by(self.is_taker)
         self.taker_side_shown_hi = shown_by(self.on_taker_side)
         self.defence_shown_hi = shown_by(~self.on_taker_side)
-        self.own_ecart_lo = bb.keep(self.is_taker, self.ecart_lo)
-        self.own_ecart_hi = bb.keep(self.is_taker, self.ecart_hi)
+
         self.played_lo = np.zeros(n_deals, U64)
         self.played_hi = np.zeros(n_deals, U64)
         self.revealed = np.zeros(n_deals, bool)
@@ -240,10 +237,7 @@ _PER_PLAYER = (
     "on_taker_side",
     "is_taker",
     "is_partner",
-    "shown_hi",
     "known_void",
-    "own_ecart_lo",
-    "own_ecart_hi",
 )
 
 

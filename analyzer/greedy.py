@@ -70,8 +70,8 @@ def knowledge(turn: Turn) -> Knowledge:
     k = turn.position
     # One's own écart is known, like one's own hand; the shown trumps of known allies are no
     # threat. (One's own shown trumps are in hand, so they are no threat either way.)
-    seen_lo = table.played_lo | turn.hand_lo | table.own_ecart_lo[k]
-    seen_hi = table.played_hi | turn.hand_hi | table.own_ecart_hi[k]
+    seen_lo = table.played_lo | turn.hand_lo | bb.keep(turn.is_taker, table.ecart_lo)
+    seen_hi = table.played_hi | turn.hand_hi | bb.keep(turn.is_taker, table.ecart_hi)
     unseen_lo = bb.ALL_LO & ~seen_lo
     unseen_hi = bb.ALL_HI & ~seen_hi
     side_shown = bb.select(turn.on_taker_side, table.taker_side_shown_hi, table.defence_shown_hi)
