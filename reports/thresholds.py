@@ -413,13 +413,14 @@ def expected_score_chart(frame: pd.DataFrame, fits: dict) -> Figure:
             table = binned_means(x, frame[f"expected_score_{name}"].to_numpy(float))
             _band(axes, table, name, LABELS[name])
         axes.axhline(0, color=COLOURS["pass"], lw=1, label="Pass (0)")
-        for name in fitted:
+        for height, name in zip((0.02, 0.5), fitted, strict=True):
             value = fits[name]["value"]
             if value is not None:
                 axes.axvline(value, color=COLOURS[name], ls="--", lw=1.2)
+                # Two labels at two heights: Prise's and Garde's lines fall together.
                 axes.text(
                     value,
-                    0.02,
+                    height,
                     f" {LABELS[name]} {value:.0f}",
                     rotation=90,
                     fontsize=8,
@@ -489,8 +490,8 @@ def poignee_chart(frame: pd.DataFrame, players: int) -> Figure:
         alpha=0.8,
         yerr=[table["mean"] - table["low"], table["high"] - table["mean"]],
     )
-    for centre, mean, hands in zip(table["centre"], table["mean"], table["hands"], strict=True):
-        axes.text(centre - 0.5, mean, f"{hands}", ha="center", va="bottom", fontsize=7)
+    for centre, high, hands in zip(table["centre"], table["high"], table["hands"], strict=True):
+        axes.text(centre - 0.5, high, f"{hands}", ha="center", va="bottom", fontsize=7)
     axes.axhline(0, color="#555555", lw=1)
     axes.set_xlabel(f"trumps and Excuse in the hand ({hand_size(players)} cards)")
     axes.set_ylabel("E[shown] − E[hidden]")
