@@ -185,7 +185,7 @@ def thresholds(
     except KeyboardInterrupt:
         _stopped(out, done, hands, "interrupted")
     except _worker_errors() as error:
-        _stopped(out, done, hands, f"a worker died: {error}")
+        _stopped(out, done, hands, f"a worker died ({type(error).__name__})")
     except OSError as error:
         _stopped(out, done, hands, f"cannot write into {out}: {error.strerror or error}")
     click.echo(f"Report: {out / 'report.html'} (hands.csv, charts and summary.json beside it)")
