@@ -168,16 +168,17 @@ class Table:
             bb.select(can_follow, excuse, bb.select(must_trump, trump_choice, hand_hi)),
         )
         if self.players == 5 and self.trick == 0 and self.position == 0:
-            legal_lo = self._first_lead_restriction(legal_lo)
+            legal_lo = self._first_lead_restriction(legal_lo, legal_hi)
         return legal_lo, legal_hi
 
-    def _first_lead_restriction(self, legal_lo: np.ndarray) -> np.ndarray:
+    def _first_lead_restriction(self, legal_lo: np.ndarray, legal_hi: np.ndarray) -> np.ndarray:
         """5 players: the first trick may not be led in the called suit, but with the called
-        card itself (rules.md §3)."""
+        card itself (rules.md §3) — unless the hand holds nothing else."""
         called_suit = bb.lowest_bit(self.called_lo) % 4
         suit_lo = bb.keep(self.called_lo != ZERO, bb.SUIT_LO[called_suit])
         restricted = legal_lo & (~suit_lo | self.called_lo)
-        return bb.select(restricted != ZERO, restricted, legal_lo)
+        nothing_else = (restricted | legal_hi) == ZERO
+        return bb.select(nothing_else, legal_lo, restricted)
 
     def play(self, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
         """The player to act plays one card in every deal: exactly one bit set in

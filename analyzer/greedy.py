@@ -191,8 +191,9 @@ def give_least(turn: Turn, know: Knowledge) -> Candidate:
     nothing_else = (card_lo | card_hi) == ZERO
     card_hi = bb.select(nothing_else, hi & bb.PETIT_HI, card_hi)
     costly = ((card_lo & bb.FACES_LO) | (card_hi & (bb.PETIT_HI | bb.TWENTY_ONE_HI))) != ZERO
-    ally_wins = know.ally_wins
-    use_excuse = ~ally_wins & ((costly | nothing_else) & ((hi & bb.EXCUSE_HI) != ZERO))
+    only_the_excuse = (card_lo | card_hi) == ZERO
+    has_excuse = (hi & bb.EXCUSE_HI) != ZERO
+    use_excuse = has_excuse & (only_the_excuse | (~know.ally_wins & (costly | nothing_else)))
     return bb.select(use_excuse, ZERO, card_lo), bb.select(use_excuse, bb.EXCUSE_HI, card_hi)
 
 

@@ -190,3 +190,6 @@ main.add_command(duel)
 from tarot_advisor.cli.report_thresholds import thresholds  # noqa: E402
 
 main.add_command(thresholds)
+from tarot_advisor.cli.report_check import check  # noqa: E402
+
+main.add_command(check)

@@ -8,6 +8,7 @@ from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cards import EXCUSE, parse_cards
 from tarot_advisor.analyzer.deal import Deals
 from tarot_advisor.analyzer.engine import play
+from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.referee import Game
 from tarot_advisor.analyzer.scoring import score
 
@@ -100,3 +101,46 @@ def test_excuse_led_last_wins_the_chelem_and_the_petit_counts_au_bout_in_trick_n
     assert got.petit_au_bout[0] == 1 and got.chelem[0] == 1
     assert got.taker_points[0] == 91
     assert got.per_defender[0] == expected.per_defender == (25 + 91 - 36) * 4 + 10 * 4 + 200
+
+
+class FirstLegalRecorder:
+    """Plays the lowest legal card, remembering the legal cards of the very first lead."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.first_lead: list[int] | None = None
+
+    def choose(self, turn, rng):
+        if self.first_lead is None:
+            self.first_lead = bb.to_cards(turn.legal_lo[0], turn.legal_hi[0])
+        low = turn.legal_lo & -turn.legal_lo
+        return low, bb.select(low == 0, turn.legal_hi & -turn.legal_hi, bb.ZERO)
+
+
+def test_five_players_the_first_lead_avoids_the_called_suit_even_for_a_trump():
+    leader = parse_cards("1♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ 2 3 4 5 6")
+    called = parse_cards("R♠")[0]
+    rest = [c for c in range(78) if c not in leader]
+    taker_hand = rest[:15]
+    cards = np.array([leader + taker_hand + rest[15:]], np.uint8)
+    recorder = FirstLegalRecorder()
+    play(
+        Deals(5, cards),
+        1,
+        Contract.GARDE_SANS,
+        recorder,
+        rng=np.random.default_rng(0),
+        called=called,
+        taker_poignee=False,
+        others_poignees=False,
+    )
+    assert recorder.first_lead == parse_cards("2 3 4 5 6")
+
+
+def test_the_engine_agrees_with_the_referee_on_every_variant_at_some_scale():
+    from tarot_advisor.reports.engine_check import check_engine
+
+    for players in (3, 4, 5):
+        result = check_engine(players, 1600, seed=78)
+        assert result.mismatches == 0, result.examples[:1]

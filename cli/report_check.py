@@ -1,0 +1,56 @@
+"""``tarot-report check-engine``: the engine replayed card by card through the referee."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from tarot_advisor.analyzer.game import PLAYER_COUNTS
+from tarot_advisor.analyzer.parallel import ParallelError, choose_jobs
+from tarot_advisor.cli.progress import progress
+from tarot_advisor.reports.engine_check import DEFAULT_SEED, check_engine
+
+
+def _jobs(_ctx: click.Context, _param: click.Parameter, value: int) -> int:
+    try:
+        return choose_jobs(value)
+    except ParallelError:
+        raise click.BadParameter("give a number of workers, or 0 (or -1) for all cores") from None
+
+
+@click.command("check-engine")
+@click.option(
+    "--players",
+    type=click.Choice([str(p) for p in PLAYER_COUNTS]),
+    default="4",
+    show_default=True,
+)
+@click.option("--deals", "n_deals", type=click.IntRange(min=1), default=10_000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True)
+@click.option("--jobs", type=int, default=0, callback=_jobs, help="Workers (0 = all cores).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def check(players: str, n_deals: int, seed: int, jobs: int, as_json: bool, quiet: bool) -> None:
+    """Play deals through the engine (every contract, greedy and random play, poignées, calls,
+    some announced chelems) and replay each through the referee: exit 1 on any disagreement."""
+    with progress(n_deals, "checking", quiet=quiet) as bar:
+        result = check_engine(int(players), n_deals, seed=seed, jobs=jobs, on_done=bar)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        click.echo(
+            f"{result.deals:,} {result.players}-player deals played by the engine and replayed by"
+            f" the referee in {result.seconds:.1f} s (seed {result.seed}): "
+            + (
+                "every card legal, every outcome equal."
+                if result.ok
+                else f"{result.mismatches} disagreements."
+            )
+        )
+        for example in result.examples:
+            click.echo(
+                f"  {example['reason']}: {json.dumps(example['record'], ensure_ascii=False)}"
+            )
+    if not result.ok:
+        raise SystemExit(1)
