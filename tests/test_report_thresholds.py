@@ -231,3 +231,16 @@ def test_a_crossing_is_the_last_rise_through_zero_inside_the_data():
     assert last_upward_crossing(grid, np.array([1.0, 2.0, 3.0, 4.0, 5.0])) is None
     assert last_upward_crossing(grid, np.array([-1.0, 2.0, 3.0, 4.0, -5.0])) is None
     assert last_upward_crossing(grid, np.array([np.nan, -1.0, 1.0, np.nan, np.nan])) == 11.5
+
+
+def test_without_dask_installed_the_dask_backend_says_how_to_get_it(tmp_path, monkeypatch):
+    from tarot_advisor.cli import report_thresholds
+
+    def no_module(name: str):
+        raise ImportError(f"No module named {name!r}")
+
+    monkeypatch.setattr(report_thresholds.importlib, "import_module", no_module)
+    result = _run_cli(tmp_path / "x", "--backend", "dask")
+    assert result.exit_code == 2
+    assert "pip install" in result.output and "[dask]" in result.output
+    assert not (tmp_path / "x").exists()
