@@ -30,7 +30,7 @@ from .calling import longest_suit_call
 from .cards import EXCUSE, IS_TRUMP, format_cards
 from .deal import Deals, complete, deal, petit_sec
 from .engine import play
-from .game import BIDS, Contract, check_players, hand_size, poignee_thresholds
+from .game import BIDS, Contract, check_players, poignee_thresholds
 from .greedy import GreedyPolicy
 from .heuristic import heuristic_bids, point_counts
 from .parallel import DEFAULT_BACKEND, choose_jobs
@@ -138,12 +138,11 @@ def study_chunk(
     """
     hands, seats = draw_hands(rng, n_hands, players)
     n = n_hands * samples
-    deals = complete(rng, np.repeat(hands, samples, axis=0), np.repeat(seats, samples), players)
+    hand_rows = np.repeat(hands, samples, axis=0)  # (n, h): row i is sample i's taker's hand
     taker = np.repeat(seats, samples)
+    deals = complete(rng, hand_rows, taker, players)
     called = np.repeat(longest_suit_call(hands), samples) if players == 5 else None
     policy = GreedyPolicy()
-    h = hand_size(players)
-    hand_rows = deals.cards[np.arange(n)[:, None], taker[:, None] * h + np.arange(h)]
 
     made, expected, gain, shown_share = {}, {}, {}, {}
     for first, second in PAIRS:
