@@ -1,0 +1,97 @@
+"""Hand-made 4-player positions: a deal written in the card notation, a script of the cards each
+seat plays before the position of interest, and the card the greedy policy then chooses."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from tarot_advisor.analyzer import bitboard as bb
+from tarot_advisor.analyzer.cards import N_CARDS, format_card, parse_cards
+from tarot_advisor.analyzer.deal import Deals
+from tarot_advisor.analyzer.engine import Playout, play
+from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.greedy import GreedyPolicy
+
+PLAYERS = 4
+HAND = 18
+CHIEN = 6
+
+
+class IllegalScript(AssertionError):
+    """A scripted card the rules do not allow (or one the seat does not hold)."""
+
+
+def deal_of(hands: Mapping[int, str], chien: str = "") -> Deals:
+    """A 4-player deal from each seat's cards in the notation. A hand given in part, an absent
+    one and the chien are completed with the cards nobody was given, lowest card id first,
+    seat 0 to seat 3 then the chien."""
+    given = {seat: parse_cards(text) for seat, text in hands.items()}
+    chien_cards = parse_cards(chien) if chien else []
+    named = [card for cards in given.values() for card in cards] + chien_cards
+    if len(set(named)) != len(named):
+        raise ValueError("a card is given to two places")
+    rest = iter(sorted(set(range(N_CARDS)) - set(named)))
+    row: list[int] = []
+    for seat in range(PLAYERS):
+        cards = given.get(seat, [])
+        row += cards + [next(rest) for _ in range(HAND - len(cards))]
+    row += chien_cards + [next(rest) for _ in range(CHIEN - len(chien_cards))]
+    return Deals(PLAYERS, np.array([row], np.uint8))
+
+
+class SeatScript:
+    """Plays, for each seat of ``script``, its listed cards: the first in trick 1, the next in
+    trick 2, and so on. A turn beyond a seat's script is left to ``otherwise`` (by default the
+    greedy policy). A scripted card the rules forbid raises :class:`IllegalScript`, so that a
+    position can only be reached by legal play."""
+
+    name = "scripted"
+
+    def __init__(self, script: Mapping[int, str], otherwise=None) -> None:
+        self.cards = {seat: parse_cards(text) for seat, text in script.items()}
+        self.otherwise = otherwise or GreedyPolicy()
+
+    def choose(self, turn, rng):
+        table = turn.table
+        seat = int(table.seat[turn.position, 0])
+        cards = self.cards.get(seat, [])
+        if table.trick >= len(cards):
+            return self.otherwise.choose(turn, rng)
+        card = cards[table.trick]
+        lo, hi = bb.from_cards(np.array([[card]], np.uint8))
+        if not ((lo & turn.legal_lo) | (hi & turn.legal_hi)).any():
+            raise IllegalScript(
+                f"seat {seat} may not play {format_card(card)} in trick {table.trick + 1}"
+            )
+        return lo, hi
+
+
+def play_position(
+    deal: Deals,
+    taker: int,
+    script: Mapping[int, str],
+    contract: str = "garde_sans",
+    poignees: bool = False,
+) -> Playout:
+    """Plays ``deal`` to the end: the scripted cards first, then the greedy policy for every
+    seat. Garde Sans by default, so the taker plays the hand he was dealt; no poignée shown
+    unless ``poignees`` (then every seat shows what its hand allows)."""
+    policy = SeatScript(script)
+    return play(
+        deal,
+        taker,
+        Contract.parse(contract),
+        policy,
+        policy,
+        rng=np.random.default_rng(0),
+        taker_poignee=poignees,
+        others_poignees=poignees,
+    )
+
+
+def card_played(playout: Playout, seat: int, trick: int) -> str:
+    """The card ``seat`` played in ``trick`` (1 for the first), in the notation."""
+    leader = int(playout.leaders[0, trick - 1])
+    return format_card(int(playout.plays[0, trick - 1, (seat - leader) % PLAYERS]))
