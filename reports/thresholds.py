@@ -532,6 +532,12 @@ def summarise(frame: pd.DataFrame, parameters: StudyParameters, seconds: float, 
     }
 
 
+def _confusion_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The confusion matrix for a reader: labelled rows (heuristic) and columns (best)."""
+    shown = table.rename(index=LABELS, columns=LABELS).rename_axis(index=None, columns=None)
+    return shown.reset_index().rename(columns={"index": "barème \\ simulation"})
+
+
 def _threshold_table(fits: dict) -> pd.DataFrame:
     def show(x: float | None) -> str:
         return "–" if x is None else f"{x:.1f}"
@@ -638,9 +644,7 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
         figure, caption = charts_by_stem[stem]
         report.figure((out / f"{stem}.png").read_bytes(), caption)
         if stem == "confusion":
-            report.table(
-                table.rename_axis(None).reset_index().rename(columns={"index": "heuristic \\ best"})
-            )
+            report.table(_confusion_table(table))
     report.write(out / "report.html")
     return summary
 
