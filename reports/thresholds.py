@@ -244,13 +244,20 @@ def local_linear(
     (one row per bootstrap replicate). Returns ``(fit, support)``, both (B, G): the fitted
     values and the kernel weight of the data at each grid point, in hands.
     """
-    dx = x[:, None] - grid[None, :]  # (N, G)
+    # Point counts are whole numbers: summing the weights per distinct value first keeps the
+    # kernel matrices small (values × grid) whatever the number of hands.
+    values, inverse = np.unique(x, return_inverse=True)
+    onehot = np.zeros((x.size, values.size))
+    onehot[np.arange(x.size), inverse] = 1.0
+    count = weights @ onehot  # (B, U)
+    total = (weights * y) @ onehot
+    dx = values[:, None] - grid[None, :]  # (U, G)
     kernel = np.exp(-0.5 * (dx / BANDWIDTH) ** 2)
-    s0 = weights @ kernel
-    s1 = weights @ (kernel * dx)
-    s2 = weights @ (kernel * dx * dx)
-    t0 = weights @ (kernel * y[:, None])
-    t1 = weights @ (kernel * dx * y[:, None])
+    s0 = count @ kernel
+    s1 = count @ (kernel * dx)
+    s2 = count @ (kernel * dx * dx)
+    t0 = total @ kernel
+    t1 = total @ (kernel * dx)
     determinant = s0 * s2 - s1 * s1
     with np.errstate(invalid="ignore", divide="ignore"):
         fit = np.where(determinant > 1e-9 * s0 * s0, (s2 * t0 - s1 * t1) / determinant, t0 / s0)
