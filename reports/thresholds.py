@@ -122,27 +122,33 @@ def _read_run(out: Path) -> dict | None:
 
 
 def _holds_results(out: Path) -> bool:
+    """Whether ``out`` holds a report's files (this study's or another's) that a run would
+    overwrite."""
     chunks = out / CHUNKS
-    return (
-        (out / RUN_FILE).exists()
-        or (out / HANDS_FILE).exists()
-        or (chunks.is_dir() and any(chunks.iterdir()))
+    files = (RUN_FILE, HANDS_FILE, "summary.json", "report.html")
+    return any((out / name).exists() for name in files) or (
+        chunks.is_dir() and any(chunks.iterdir())
     )
 
 
 def prepare_folder(out: Path, parameters: StudyParameters, *, resume: bool) -> None:
     """Check that ``out`` can take this run and record its parameters in ``run.json``.
 
-    Raises :class:`StudyFolderError` when ``out`` holds results and ``resume`` is false, or
-    holds a study with other parameters.
+    Raises :class:`StudyFolderError` when ``out`` holds results and ``resume`` is false, holds
+    results but no study to resume, or holds a study with other parameters.
     """
     wanted = parameters.to_dict()
-    if not resume and out.exists() and _holds_results(out):
+    previous = _read_run(out) if resume else None
+    if previous is None and out.exists() and _holds_results(out):
+        if resume:
+            raise StudyFolderError(
+                f"{out} holds results but no {RUN_FILE} of a thresholds study to resume: "
+                "choose another folder"
+            )
         raise StudyFolderError(
             f"{out} already holds a study's results: add --resume to finish or reuse it, "
             "or choose another folder"
         )
-    previous = _read_run(out) if resume else None
     if previous is not None:
         stored = {key: previous.get(key) for key in wanted}
         if stored != wanted:
@@ -154,9 +160,8 @@ def prepare_folder(out: Path, parameters: StudyParameters, *, resume: bool) -> N
                 "same ones, or choose another folder"
             )
     (out / CHUNKS).mkdir(parents=True, exist_ok=True)
-    if previous is not None:
-        return
-    _write_atomically(out / RUN_FILE, json.dumps({**wanted, "compute_seconds": 0.0}) + "\n")
+    if previous is None:
+        _write_atomically(out / RUN_FILE, json.dumps({**wanted, "compute_seconds": 0.0}) + "\n")
 
 
 def missing_chunks(out: Path, parameters: StudyParameters) -> list[int]:

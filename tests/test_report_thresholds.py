@@ -244,3 +244,12 @@ def test_without_dask_installed_the_dask_backend_says_how_to_get_it(tmp_path, mo
     assert result.exit_code == 2
     assert "pip install" in result.output and "[dask]" in result.output
     assert not (tmp_path / "x").exists()
+
+
+def test_another_report_in_the_folder_is_not_overwritten(tmp_path):
+    (tmp_path / "report.html").write_text("<html>a deal study</html>")
+    for extra in ((), ("--resume",)):
+        result = _run_cli(tmp_path, *extra)
+        assert result.exit_code == 2
+        assert "another folder" in result.output
+    assert (tmp_path / "report.html").read_text() == "<html>a deal study</html>"
