@@ -34,7 +34,7 @@ from .scoring import Scores, records, score
 
 DEFAULT_SEED = 78
 DEFAULT_SAMPLES = 2000
-CHUNK = 1000
+CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""
 
 PAIRS = ((Contract.PRISE, Contract.GARDE), (Contract.GARDE_SANS, Contract.GARDE_CONTRE))

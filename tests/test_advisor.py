@@ -37,8 +37,8 @@ def test_a_worthless_hand_passes():
 
 
 def test_same_seed_same_numbers_whatever_the_jobs():
-    one = analyse_hand(parse_hand(EXAMPLE), samples=2100, seed=5, jobs=1).to_dict()
-    two = analyse_hand(parse_hand(EXAMPLE), samples=2100, seed=5, jobs=2).to_dict()
+    one = analyse_hand(parse_hand(EXAMPLE), samples=5200, seed=5, jobs=1).to_dict()
+    two = analyse_hand(parse_hand(EXAMPLE), samples=5200, seed=5, jobs=2).to_dict()
     one.pop("seconds"), two.pop("seconds")
     assert one == two
 
