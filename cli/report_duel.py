@@ -15,7 +15,14 @@ from tarot_advisor.analyzer.game import PLAYER_COUNTS, Contract
 from tarot_advisor.analyzer.parallel import ParallelError, choose_jobs
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.progress import progress
-from tarot_advisor.reports.duel import DEFAULT_SEED, POLICIES, DuelResult, Gain, run_duel
+from tarot_advisor.reports.duel import (
+    DEFAULT_SEED,
+    POLICIES,
+    DuelError,
+    DuelResult,
+    Gain,
+    run_duel,
+)
 
 CLEAR_Z = 2.0
 """Below this many standard errors a difference is reported as not clear."""
@@ -137,18 +144,21 @@ def duel(
         out = dump_deals.open("w", encoding="utf-8") if dump_deals is not None else None
     except OSError as error:
         fail(f"cannot write the deals to {dump_deals}: {error.strerror}")
-    with progress(n_deals, "duel", quiet=quiet) as bar:
-        result = run_duel(
-            a,
-            b,
-            players=int(players),
-            contract=contract,
-            deals=n_deals,
-            seed=seed,
-            jobs=jobs,
-            keep_records=out is not None,
-            on_done=bar,
-        )
+    try:
+        with progress(n_deals, "duel", quiet=quiet) as bar:
+            result = run_duel(
+                a,
+                b,
+                players=int(players),
+                contract=contract,
+                deals=n_deals,
+                seed=seed,
+                jobs=jobs,
+                keep_records=out is not None,
+                on_done=bar,
+            )
+    except DuelError as error:
+        fail(str(error))
     if out is not None:
         with out:
             out.write(result.dumped or "")
