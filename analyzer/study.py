@@ -5,8 +5,8 @@ its own generator, seeded by ``SeedSequence(seed, spawn_key=(k,))`` (the ``k``-t
 ``SeedSequence(seed).spawn``), so a chunk's rows depend only on the seed, the chunk's index and
 the study's sizes — never on the number of workers, their order, or on a run being resumed.
 
-Inside a chunk nothing loops over hands: the chunk draws its hands (uniform, petit sec excluded)
-and the taker's seat of each (uniform), completes every hand ``samples`` times at once
+Inside a chunk nothing loops over hands: the chunk draws its hands (uniform, petit sec excluded,
+or uniform among those of at least ``min_points`` points with distribution) and the taker's seat of each (uniform), completes every hand ``samples`` times at once
 (:func:`deal.complete`), and plays the ``hands × samples`` deals in one engine call per pair of
 contracts, as :mod:`advisor` does for one hand: Prise and Garde share one playout (the chien
 taken), Garde Sans and Garde Contre another (the chien unseen), the taker's poignée hidden and
@@ -38,6 +38,12 @@ from .scoring import score
 
 DEFAULT_CHUNK_HANDS = 32
 """Hands per chunk: with 500 samples one chunk plays 16,000 deals per engine call."""
+MAX_MIN_POINTS = 80
+"""Above this, hands are too rare to draw by rejection: 80 points with distribution or more
+is about 1 hand in 100 with 3 players, 1 in 8,000 with 4, 1 in 125,000 with 5."""
+_DRAW_BLOCK = 1 << 16
+"""Hands dealt at most per rejection round."""
+_HOPELESS_DRAWS = 20_000_000
 PAIRS = ((Contract.PRISE, Contract.GARDE), (Contract.GARDE_SANS, Contract.GARDE_CONTRE))
 """Contracts played the same way: the first of each pair is played, both are scored."""
 
@@ -58,6 +64,9 @@ class StudyParameters:
     samples: int
     seed: int
     chunk_hands: int = DEFAULT_CHUNK_HANDS
+    min_points: int = 0
+    """Only hands with at least this many points with distribution (0: every hand): the
+    strong hands where the upper thresholds lie are rare in a uniform draw."""
 
     def __post_init__(self) -> None:
         check_players(self.players)
@@ -69,6 +78,10 @@ class StudyParameters:
             raise StudyError(f"a chunk holds at least 1 hand, not {self.chunk_hands}")
         if self.seed < 0:
             raise StudyError(f"the seed must be 0 or more, not {self.seed}")
+        if not 0 <= self.min_points <= MAX_MIN_POINTS:
+            raise StudyError(
+                f"the least point count goes from 0 to {MAX_MIN_POINTS}, not {self.min_points}"
+            )
 
     @property
     def n_chunks(self) -> int:
@@ -101,17 +114,30 @@ def columns(players: int) -> list[str]:
     ]
 
 
-def draw_hands(rng: np.random.Generator, n: int, players: int) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` random hands, none petit sec, and the taker's seat of each, drawn uniformly.
+def draw_hands(
+    rng: np.random.Generator, n: int, players: int, min_points: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` random hands, none petit sec, and the taker's seat of each, drawn uniformly;
+    with ``min_points``, uniformly among the hands with at least that many points with
+    distribution (rejection sampling).
 
     Returns ``(hands, seats)``: (n, h) uint8 card ids sorted increasingly, (n,) int64 seats.
+    Raises :class:`StudyError` when such hands are too rare to draw.
     """
     kept: list[np.ndarray] = []
-    missing = n
+    missing, rate, drawn = n, 1.0, 0
     while missing > 0:
+        if drawn > _HOPELESS_DRAWS:
+            raise StudyError(f"hands of {min_points} points or more are too rare to draw")
+        rows = min(int(missing / rate) + 8, _DRAW_BLOCK)
         # A hand of a uniform deal is a uniform h-card subset; petit sec is rejected (~0.5%).
-        hands = deal(rng, missing + 8, players).hands[:, 0]
-        hands = hands[~petit_sec(hands)][:missing]
+        hands = deal(rng, rows, players).hands[:, 0]
+        keep = ~petit_sec(hands)
+        if min_points:
+            keep &= point_counts(hands)[1] >= min_points
+        drawn += rows
+        rate = max(float(keep.mean()), 1.0 / rows) if min_points else 1.0
+        hands = hands[keep][:missing]
         kept.append(hands)
         missing -= len(hands)
     hands = np.sort(np.concatenate(kept), axis=1)
@@ -125,18 +151,25 @@ def _may_show(cards: np.ndarray, players: int) -> np.ndarray:
 
 
 def study_chunk(
-    rng: np.random.Generator, n_hands: int, *, players: int, samples: int, first_id: int = 0
+    rng: np.random.Generator,
+    n_hands: int,
+    *,
+    players: int,
+    samples: int,
+    first_id: int = 0,
+    min_points: int = 0,
 ) -> pd.DataFrame:
     """The per-hand table (:func:`columns`) of ``n_hands`` random hands, ``samples`` each.
 
-    ``first_id`` numbers the rows (``hand_id``). ``p_make_*`` and ``expected_score_*`` are
-    means over the samples (the taker's total score, poignée hidden, chelem not announced);
+    ``first_id`` numbers the rows (``hand_id``); ``min_points``: see :func:`draw_hands`.
+    ``p_make_*`` and ``expected_score_*`` are means over the samples (the taker's total
+    score, poignée hidden, chelem not announced);
     ``best_contract`` is the contract of highest expected score, ``pass`` if none is positive;
     ``poignee_gain`` is the mean of (score shown − score hidden) under the contract of highest
     expected score, and ``poignee_share`` the share of samples where the taker could show one
     (``poignee_gain`` is empty when it never could).
     """
-    hands, seats = draw_hands(rng, n_hands, players)
+    hands, seats = draw_hands(rng, n_hands, players, min_points)
     n = n_hands * samples
     hand_rows = np.repeat(hands, samples, axis=0)  # (n, h): row i is sample i's taker's hand
     taker = np.repeat(seats, samples)
@@ -224,6 +257,7 @@ def run_chunk(parameters: StudyParameters, index: int) -> tuple[int, pd.DataFram
         players=parameters.players,
         samples=parameters.samples,
         first_id=index * parameters.chunk_hands,
+        min_points=parameters.min_points,
     )
     return index, frame
 

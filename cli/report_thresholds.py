@@ -16,7 +16,12 @@ from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from tarot_advisor.analyzer.game import PLAYER_COUNTS
 from tarot_advisor.analyzer.parallel import ParallelError, choose_jobs
-from tarot_advisor.analyzer.study import DEFAULT_CHUNK_HANDS, StudyError, StudyParameters
+from tarot_advisor.analyzer.study import (
+    DEFAULT_CHUNK_HANDS,
+    MAX_MIN_POINTS,
+    StudyError,
+    StudyParameters,
+)
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.thresholds import (
@@ -143,6 +148,14 @@ def _worker_errors() -> tuple[type[BaseException], ...]:
     show_default=True,
     help="Hands per chunk (stored with the study: the numbers depend on it).",
 )
+@click.option(
+    "--min-points",
+    type=click.IntRange(min=0, max=MAX_MIN_POINTS),
+    default=0,
+    show_default=True,
+    help="Only hands with at least this many points with distribution, to study the upper "
+    "thresholds (strong hands are rare in a uniform draw).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
 def thresholds(
     players: str,
@@ -155,6 +168,7 @@ def thresholds(
     backend: str,
     scheduler: str | None,
     chunk_hands: int,
+    min_points: int,
     quiet: bool,
 ) -> None:
     """Where the bid thresholds lie: many random hands, each played out on many deals under
@@ -162,7 +176,7 @@ def thresholds(
     if scheduler is not None and backend != "dask":
         fail("--scheduler goes with --backend dask")
     try:
-        parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands)
+        parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands, min_points)
     except StudyError as error:
         fail(str(error))
     client = _dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()

@@ -522,6 +522,7 @@ def summarise(frame: pd.DataFrame, parameters: StudyParameters, seconds: float, 
         "samples": parameters.samples,
         "seed": parameters.seed,
         "chunk_hands": parameters.chunk_hands,
+        "min_points": parameters.min_points,
         "seconds": seconds,
         "hand_samples_per_second": samples / seconds if seconds > 0 else None,
         "agreement": agreement(frame),
@@ -586,6 +587,12 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
         if players == 5
         else ""
     )
+    only = (
+        f"; only hands of {parameters.min_points} points with distribution or more, so every "
+        "share below is of those hands"
+        if parameters.min_points
+        else ""
+    )
     charts_by_stem = {
         "p_make": (
             p_make_chart(frame),
@@ -621,7 +628,8 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
 
     report = HtmlReport(f"Where the bid thresholds lie: {players}-player hands")
     report.paragraph(
-        f"{parameters.hands:,} random hands for {players} players (petit sec excluded), each at "
+        f"{parameters.hands:,} random hands for {players} players (petit sec excluded{only}), "
+        "each at "
         f"a random position, each analysed on {parameters.samples:,} random deals of the other "
         f"cards (seed {parameters.seed}). Every contract is played on the same deals with the "
         "greedy card-play policy; the score is the taker's total, poignée hidden and chelem not "

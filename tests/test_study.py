@@ -6,7 +6,7 @@ import pytest
 from tarot_advisor.analyzer.cards import IS_TRUMP, PETIT, parse_cards
 from tarot_advisor.analyzer.deal import DealError, PetitSecError, complete, deal, petit_sec
 from tarot_advisor.analyzer.game import BIDS, hand_size
-from tarot_advisor.analyzer.heuristic import point_count
+from tarot_advisor.analyzer.heuristic import point_count, point_counts
 from tarot_advisor.analyzer.study import (
     StudyError,
     StudyParameters,
@@ -91,6 +91,15 @@ def test_random_hands_are_never_petit_sec_and_positions_cover_every_seat():
     assert set(np.unique(seats)) == {0, 1, 2, 3}
 
 
+def test_a_least_point_count_keeps_only_the_strong_hands():
+    hands, _ = draw_hands(np.random.default_rng(12), 40, 4, min_points=60)
+    assert (point_counts(hands)[1] >= 60).all()
+    # The draw is the same as without the bar, filtered: the first hands agree when all pass.
+    weak, _ = draw_hands(np.random.default_rng(13), 5, 4)
+    also, _ = draw_hands(np.random.default_rng(13), 5, 4, min_points=1)
+    assert (point_counts(weak)[1] >= 1).all() and np.array_equal(weak, also)
+
+
 def test_a_chunk_has_one_row_per_hand_with_consistent_columns():
     frame = study_chunk(np.random.default_rng(8), 6, players=4, samples=40, first_id=16)
     assert list(frame.columns) == columns(4)
@@ -157,6 +166,7 @@ def test_the_petit_in_a_sampled_hand_is_never_alone_without_the_excuse():
         ({"hands": 0}, "at least 1 hand"),
         ({"samples": 1}, "at least 2 samples"),
         ({"chunk_hands": 0}, "at least 1 hand"),
+        ({"min_points": 81}, "from 0 to 80"),
     ],
 )
 def test_bad_study_parameters_are_refused(kwargs, message):
