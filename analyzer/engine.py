@@ -123,6 +123,22 @@ class Table:
             setattr(self, name, np.take(getattr(self, name), flat))
         self._new_trick()
 
+    def shown_so_far(self, position: int, rows: np.ndarray) -> np.ndarray:
+        """(N,) uint64 the trumps that the players selected by ``rows`` ((n, N) bool, by
+        position) have shown, as far as the player at ``position`` has seen them: a poignée is
+        shown with its holder's first card, so during the first trick only by those who have
+        played already (or by oneself)."""
+        if self.trick > 0:
+            return np.bitwise_or.reduce(bb.keep(rows, self._shown_at_positions()), axis=0)
+        shown = self._shown_at_positions()
+        seen = np.zeros(self.n_deals, U64)
+        for other in range(position + 1):
+            seen |= bb.keep(rows[other], shown[other])
+        return seen
+
+    def _shown_at_positions(self) -> np.ndarray:
+        return np.take_along_axis(self.shown_hi, self.seat.astype(np.intp), axis=0)
+
     def knows_sides(self, position: int) -> np.ndarray:
         """(N,) bool: whether the player at ``position`` knows every player's side (always, but
         with 5 players before the called card appears, when only the partner knows)."""

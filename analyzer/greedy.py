@@ -74,9 +74,15 @@ def knowledge(turn: Turn) -> Knowledge:
     seen_hi = table.played_hi | turn.hand_hi | bb.keep(turn.is_taker, table.ecart_hi)
     unseen_lo = bb.ALL_LO & ~seen_lo
     unseen_hi = bb.ALL_HI & ~seen_hi
-    side_shown = bb.select(turn.on_taker_side, table.taker_side_shown_hi, table.defence_shown_hi)
-    if table.players == 5:
-        side_shown = bb.select(table.knows_sides(k), side_shown, ZERO)
+    if table.trick == 0:
+        allies = np.stack([table.known_ally(k, other) for other in range(table.players)])
+        side_shown = table.shown_so_far(k, allies)
+    else:
+        side_shown = bb.select(
+            turn.on_taker_side, table.taker_side_shown_hi, table.defence_shown_hi
+        )
+        if table.players == 5:
+            side_shown = bb.keep(table.knows_sides(k), side_shown)
 
     later_opponents = np.zeros(table.n_deals, np.int64)
     later_may_trump = np.zeros(table.n_deals, bool)
@@ -259,7 +265,12 @@ def hunt_the_petit(turn: Turn, know: Knowledge) -> Candidate:
     petit_out = (know.unseen_hi & bb.PETIT_HI) != ZERO
     trumps = turn.legal_hi & bb.TRUMPS_HI
     long_enough = bb.popcount(trumps) >= _HUNTING_TRUMPS[table.players]
-    taker_showed_petit = (table.taker_shown_hi & bb.PETIT_HI) != ZERO
+    taker_shown = (
+        table.shown_so_far(turn.position, table.is_taker)
+        if table.trick == 0
+        else table.taker_shown_hi
+    )
+    taker_showed_petit = (taker_shown & bb.PETIT_HI) != ZERO
     hunt = ~know.on_taker_side & petit_out & (long_enough | taker_showed_petit)
     return np.zeros_like(turn.hand_lo), bb.keep(hunt, bb.highest(trumps))
 

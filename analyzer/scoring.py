@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import bitboard as bb
+from .cards import format_card
 from .engine import Playout
-from .game import POINTS2_NEEDED, Contract, taker_share
+from .game import POIGNEE_BONUSES, POINTS2_NEEDED, Contract, poignee_thresholds, taker_share
 from .record import make_record
 
 _NEEDED2 = np.array(POINTS2_NEEDED, np.int64)
@@ -26,7 +27,7 @@ class Scores:
     ``taker_points`` float64; ``bouts``, ``needed``, ``difference`` (signed, a remaining half
     point to the winning side), ``per_defender`` (S), ``taker_score`` (the taker's total) int64;
     ``made`` bool; ``petit_au_bout`` and ``chelem`` int8 (+1 taker's side, −1 defence, 0 none);
-    ``scores`` (N, n) int64 by seat.
+    ``scores`` (N, n) int64 by seat; ``chelem_bonus`` int64, the chelem's part of S.
     """
 
     contract: Contract
@@ -40,6 +41,7 @@ class Scores:
     per_defender: np.ndarray
     taker_score: np.ndarray
     scores: np.ndarray
+    chelem_bonus: np.ndarray
 
 
 def _same_play(played: Contract, contract: Contract) -> bool:
@@ -97,32 +99,64 @@ def score(playout: Playout, contract: Contract | None = None) -> Scores:
         per_defender=per_defender,
         taker_score=share * per_defender,
         scores=scores,
+        chelem_bonus=chelem_bonus,
     )
 
 
 _SIDES = {1: "taker", -1: "defence", 0: None}
 
 
-def result_dict(scores: Scores, index: int) -> dict:
-    """The ``tarot-replay --json`` keys of deal ``index``."""
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def result_dict(playout: Playout, scores: Scores, index: int) -> dict:
+    """The ``tarot-replay --json`` object of deal ``index`` (the referee's ``Outcome.as_dict``)."""
+    contract = scores.contract
+    partner = int(playout.partner[index])
+    called = None if playout.called is None else format_card(int(playout.called[index]))
+    shown = [
+        (seat, int(bb.popcount(playout.shown_hi[seat, index : index + 1])[0]))
+        for seat in range(playout.players)
+    ]
+    levels = list(zip(poignee_thresholds(playout.players), POIGNEE_BONUSES, strict=True))
+    poignees = [
+        {"seat": seat, "bonus": max(bonus for need, bonus in levels if count >= need)}
+        for seat, count in shown
+        if count
+    ]
     taker_points = float(scores.taker_points[index])
     return {
-        "valid": True,
-        "taker_points": int(taker_points) if taker_points.is_integer() else taker_points,
+        "players": playout.players,
+        "contract": contract.value,
+        "taker": int(playout.taker[index]),
+        "partner": partner if partner >= 0 else None,
+        "called": called,
+        "multiplier": contract.multiplier,
+        "taker_points": _number(taker_points),
+        "defence_points": _number(91 - taker_points),
         "bouts": int(scores.bouts[index]),
         "needed": int(scores.needed[index]),
         "made": bool(scores.made[index]),
         "difference": int(scores.difference[index]),
         "petit_au_bout": _SIDES[int(scores.petit_au_bout[index])],
         "chelem": _SIDES[int(scores.chelem[index])],
+        "chelem_announced": playout.announced_chelem,
+        "poignees": poignees,
+        "poignee_bonus": int(playout.poignee_bonus[index]),
+        "chelem_bonus": int(scores.chelem_bonus[index]),
         "per_defender": int(scores.per_defender[index]),
         "scores": [int(s) for s in scores.scores[index]],
+        "valid": True,
     }
 
 
 def records(playout: Playout, scores: Scores | None = None) -> list[dict]:
     """The deal record (design.md) of every deal, the engine's outcome under ``"result"``."""
     scores = scores or score(playout)
+    plays = playout.plays.tolist()
+    chien = playout.chien.tolist()
+    discard = None if playout.discard is None else playout.discard.tolist()
     out = []
     for index in range(len(playout)):
         poignees = [
@@ -135,14 +169,14 @@ def records(playout: Playout, scores: Scores | None = None) -> list[dict]:
                 playout.players,
                 int(playout.taker[index]),
                 scores.contract,
-                playout.plays[index].tolist(),
+                plays[index],
                 int(playout.leaders[index, 0]),
-                playout.chien[index].tolist(),
-                discard=None if playout.discard is None else playout.discard[index].tolist(),
+                chien[index],
+                discard=None if discard is None else discard[index],
                 called=None if playout.called is None else int(playout.called[index]),
                 poignees=poignees,
                 chelem_announced=playout.announced_chelem,
-                result=result_dict(scores, index),
+                result=result_dict(playout, scores, index),
             )
         )
     return out

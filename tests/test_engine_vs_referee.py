@@ -17,18 +17,6 @@ from tarot_advisor.analyzer.policy import RandomPolicy, SimplePolicy
 from tarot_advisor.analyzer.record import replay
 from tarot_advisor.analyzer.scoring import records, score
 
-OUTCOME_KEYS = (
-    "taker_points",
-    "bouts",
-    "needed",
-    "made",
-    "difference",
-    "petit_au_bout",
-    "chelem",
-    "per_defender",
-    "scores",
-)
-
 
 def play_and_replay(players, contract, policy, seed, n_deals, **options):
     rng = np.random.default_rng(seed)
@@ -42,9 +30,8 @@ def play_and_replay(players, contract, policy, seed, n_deals, **options):
     for record in records(playout, score(playout)):
         expected = replay(record).as_dict()
         got = record["result"]
-        for key in OUTCOME_KEYS:
-            if got[key] != expected[key]:
-                mismatches.append((key, got[key], expected[key], record))
+        if got != expected:
+            mismatches.append((got, expected, record))
     return mismatches
 
 
