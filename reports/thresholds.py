@@ -287,17 +287,25 @@ def last_upward_crossing(grid: np.ndarray, fit: np.ndarray) -> float | None:
 
 
 def fit_thresholds(
-    frame: pd.DataFrame, *, seed: int, bootstrap: int = BOOTSTRAP
+    frame: pd.DataFrame, *, seed: int, bootstrap: int = BOOTSTRAP, min_points: int = 0
 ) -> dict[str, dict[str, float | None]]:
     """``{contract: {"value", "low", "high", "crossed_share"}}`` for Prise … Garde Contre (see
     the module docstring); ``low``/``high`` are the 2.5 % and 97.5 % quantiles of the
-    bootstrap replicates that cross, ``crossed_share`` the share of replicates that do."""
+    bootstrap replicates that cross, ``crossed_share`` the share of replicates that do.
+
+    ``min_points``: the hands were drawn with at least that many points with distribution.
+    Selecting on that count leaves the law of a score given that count as it was, but not
+    given ``points``: the fits read against ``points`` are then left out (all null).
+    """
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2**31,)))
     n = len(frame)
     counts = rng.multinomial(n, np.full(n, 1.0 / n), size=bootstrap).astype(np.float64)
     weights = np.vstack([np.ones((1, n)), counts])
     results = {}
     for contract, previous, variable in FITS:
+        if min_points and variable != "points_with_distribution":
+            results[contract] = {"value": None, "low": None, "high": None, "crossed_share": None}
+            continue
         x = frame[variable].to_numpy(float)
         y = score_difference(frame, contract, previous)
         grid = np.arange(x.min(), x.max() + GRID_STEP, GRID_STEP)
@@ -575,7 +583,7 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
     returns the summary."""
     run = _read_run(out) or {}
     seconds = float(run.get("compute_seconds", 0.0))
-    fits = fit_thresholds(frame, seed=parameters.seed)
+    fits = fit_thresholds(frame, seed=parameters.seed, min_points=parameters.min_points)
     summary = summarise(frame, parameters, seconds, fits)
     (out / "summary.json").write_text(json.dumps(_json_safe(summary), indent=1) + "\n")
     table = confusion(frame)
@@ -589,7 +597,8 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
     )
     only = (
         f"; only hands of {parameters.min_points} points with distribution or more, so every "
-        "share below is of those hands"
+        "share below is of those hands, and the Prise and Garde thresholds, read against the "
+        "points without distribution, are not fitted"
         if parameters.min_points
         else ""
     )

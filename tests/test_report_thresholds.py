@@ -253,3 +253,9 @@ def test_another_report_in_the_folder_is_not_overwritten(tmp_path):
         assert result.exit_code == 2
         assert "another folder" in result.output
     assert (tmp_path / "report.html").read_text() == "<html>a deal study</html>"
+
+
+def test_strong_hands_only_leave_the_lower_thresholds_unfitted():
+    fits = fit_thresholds(_synthetic(48.0, 5.0), seed=1, bootstrap=20, min_points=30)
+    assert fits["prise"]["value"] is None and fits["garde"]["value"] is None
+    assert abs(fits["garde_sans"]["value"] - 61.0) < 1.0
