@@ -5,8 +5,9 @@ its own generator, seeded by ``SeedSequence(seed, spawn_key=(k,))`` (the ``k``-t
 ``SeedSequence(seed).spawn``), so a chunk's rows depend only on the seed, the chunk's index and
 the study's sizes — never on the number of workers, their order, or on a run being resumed.
 
-Inside a chunk nothing loops over hands: the chunk draws its hands (uniform, petit sec excluded,
-or uniform among those of at least ``min_points`` points with distribution) and the taker's seat of each (uniform), completes every hand ``samples`` times at once
+Inside a chunk nothing loops over hands: the chunk draws its hands (uniform, petit sec
+excluded, or uniform among those of at least ``min_points`` points with distribution) and the
+taker's seat of each (uniform), completes every hand ``samples`` times at once
 (:func:`deal.complete`), and plays the ``hands × samples`` deals in one engine call per pair of
 contracts, as :mod:`advisor` does for one hand: Prise and Garde share one playout (the chien
 taken), Garde Sans and Garde Contre another (the chien unseen), the taker's poignée hidden and
