@@ -1,9 +1,10 @@
 """The bid-threshold study's computation: per-row completions, and hands × samples in batches."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from tarot_advisor.analyzer.cards import IS_TRUMP, PETIT, parse_cards
+from tarot_advisor.analyzer.cards import EXCUSE, IS_TRUMP, PETIT, parse_cards
 from tarot_advisor.analyzer.deal import DealError, PetitSecError, complete, deal, petit_sec
 from tarot_advisor.analyzer.game import BIDS, hand_size
 from tarot_advisor.analyzer.heuristic import point_count, point_counts
@@ -121,6 +122,18 @@ def test_a_chunk_has_one_row_per_hand_with_consistent_columns():
     assert (frame["poignee_gain"].isna() == (frame["poignee_share"] == 0)).all()
 
 
+def test_ten_trumps_always_show_a_poignee_and_three_never_can():
+    # Four players: a simple poignée is 10 trumps (the Excuse counting); strong hands have many.
+    frame = study_chunk(np.random.default_rng(14), 40, players=4, samples=10, min_points=60)
+    frame = pd.concat([frame, study_chunk(np.random.default_rng(15), 40, players=4, samples=10)])
+    trumps = np.array(
+        [sum(IS_TRUMP[c] or c == EXCUSE for c in parse_cards(h)) for h in frame["hand"]]
+    )
+    assert (trumps >= 10).any() and (trumps <= 3).any()
+    assert (frame.loc[trumps >= 10, "poignee_share"] == 1).all()
+    assert frame.loc[trumps <= 3, "poignee_gain"].isna().all()
+
+
 def test_five_players_call_the_longest_suit():
     frame = study_chunk(np.random.default_rng(9), 4, players=5, samples=20)
     assert list(frame.columns) == columns(5)
@@ -157,7 +170,7 @@ def test_the_petit_in_a_sampled_hand_is_never_alone_without_the_excuse():
     frame = study_chunk(np.random.default_rng(11), 30, players=3, samples=10)
     for hand in frame["hand"]:
         cards = parse_cards(hand)
-        assert not (PETIT in cards and sum(IS_TRUMP[c] for c in cards) == 1 and 77 not in cards)
+        assert not (PETIT in cards and sum(IS_TRUMP[c] for c in cards) == 1 and EXCUSE not in cards)
 
 
 @pytest.mark.parametrize(
