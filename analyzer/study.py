@@ -273,14 +273,18 @@ def run_chunks(
     """Compute the chunks ``indices`` on ``jobs`` workers, yielding ``(index, table)`` as each
     finishes (in any order), so the caller can store every chunk as soon as it exists.
 
-    ``backend``: a joblib backend (default ``"loky"``; ``"dask"`` once a Dask client exists).
+    ``backend``: a joblib backend (default ``"loky"``, local processes). Any other backend —
+    ``"dask"`` once a Dask client exists — always receives the chunks, and sizes itself (a
+    cluster's workers): ``jobs`` is then not used.
     """
-    workers = min(choose_jobs(jobs), max(len(indices), 1))
+    backend = backend or DEFAULT_BACKEND
+    local = backend == DEFAULT_BACKEND
+    workers = min(choose_jobs(jobs), max(len(indices), 1)) if local else -1
     if workers == 1:
         for index in indices:
             yield run_chunk(parameters, index)
         return
-    with joblib.parallel_config(backend=backend or DEFAULT_BACKEND, n_jobs=workers):
+    with joblib.parallel_config(backend=backend, n_jobs=workers):
         yield from joblib.Parallel(return_as="generator_unordered")(
             joblib.delayed(run_chunk)(parameters, index) for index in indices
         )

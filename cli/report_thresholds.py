@@ -119,7 +119,8 @@ def _worker_errors() -> tuple[type[BaseException], ...]:
     type=int,
     default=0,
     callback=_jobs,
-    help="Workers; 0 or -1 uses every core (default).",
+    help="Workers; 0 or -1 uses every core (default). With --backend dask and no --scheduler, "
+    "the local cluster's workers; a remote cluster uses all its own.",
 )
 @click.option(
     "--out",
