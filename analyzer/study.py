@@ -20,8 +20,10 @@ policy is deterministic), so the gain there is 0. With 5 players the taker calls
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import joblib
 import numpy as np
@@ -50,6 +52,33 @@ PAIRS = ((Contract.PRISE, Contract.GARDE), (Contract.GARDE_SANS, Contract.GARDE_
 
 _TRUMP_OR_EXCUSE = IS_TRUMP.astype(np.int8)
 _TRUMP_OR_EXCUSE[EXCUSE] = 1
+
+
+_NUMBER_MODULES = (
+    "bitboard",
+    "calling",
+    "cards",
+    "deal",
+    "ecart",
+    "engine",
+    "game",
+    "greedy",
+    "heuristic",
+    "policy",
+    "scoring",
+    "study",
+)
+"""The modules a study's numbers come from (dealing, play, scoring, the point count)."""
+
+
+def code_version() -> str:
+    """A short digest of the source of :data:`_NUMBER_MODULES`: a study resumed with other
+    code would mix the numbers of two versions, so the study records it."""
+    digest = hashlib.sha256()
+    folder = Path(__file__).parent
+    for name in _NUMBER_MODULES:
+        digest.update((folder / f"{name}.py").read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class StudyError(ValueError):

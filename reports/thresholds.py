@@ -38,7 +38,7 @@ from tarot_advisor.analyzer.heuristic import (
     GARDE_SANS_FROM,
     PRISE_FROM,
 )
-from tarot_advisor.analyzer.study import StudyParameters, run_chunks
+from tarot_advisor.analyzer.study import StudyParameters, code_version, run_chunks
 from tarot_advisor.reports import charts
 from tarot_advisor.reports.html import HtmlReport, png_bytes
 
@@ -149,6 +149,11 @@ def prepare_folder(out: Path, parameters: StudyParameters, *, resume: bool) -> N
             f"{out} already holds a study's results: add --resume to finish or reuse it, "
             "or choose another folder"
         )
+    if previous is not None and previous.get("code") != code_version():
+        raise StudyFolderError(
+            f"the analyser's code has changed since the study in {out} began, and resuming "
+            "would mix the numbers of two versions: run it again in another folder"
+        )
     if previous is not None:
         stored = {key: previous.get(key) for key in wanted}
         if stored != wanted:
@@ -161,7 +166,10 @@ def prepare_folder(out: Path, parameters: StudyParameters, *, resume: bool) -> N
             )
     (out / CHUNKS).mkdir(parents=True, exist_ok=True)
     if previous is None:
-        _write_atomically(out / RUN_FILE, json.dumps({**wanted, "compute_seconds": 0.0}) + "\n")
+        _write_atomically(
+            out / RUN_FILE,
+            json.dumps({**wanted, "code": code_version(), "compute_seconds": 0.0}) + "\n",
+        )
 
 
 def missing_chunks(out: Path, parameters: StudyParameters) -> list[int]:
@@ -531,6 +539,7 @@ def summarise(frame: pd.DataFrame, parameters: StudyParameters, seconds: float, 
         "seed": parameters.seed,
         "chunk_hands": parameters.chunk_hands,
         "min_points": parameters.min_points,
+        "code_version": code_version(),
         "seconds": seconds,
         "hand_samples_per_second": samples / seconds if seconds > 0 else None,
         "agreement": agreement(frame),

@@ -259,3 +259,15 @@ def test_strong_hands_only_leave_the_lower_thresholds_unfitted():
     fits = fit_thresholds(_synthetic(48.0, 5.0), seed=1, bootstrap=20, min_points=30)
     assert fits["prise"]["value"] is None and fits["garde"]["value"] is None
     assert abs(fits["garde_sans"]["value"] - 61.0) < 1.0
+
+
+def test_resuming_with_changed_analyser_code_is_refused(small_study, tmp_path):
+    out = tmp_path / "old"
+    for name, data in _files(small_study).items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_bytes(data)
+    run = json.loads((out / "run.json").read_text())
+    (out / "run.json").write_text(json.dumps({**run, "code": "0123456789abcdef"}))
+    result = _run_cli(out, "--resume")
+    assert result.exit_code == 2
+    assert "code has changed" in result.output and "another folder" in result.output
