@@ -1,9 +1,9 @@
 """The bid-threshold study as a report folder: where the barème's lines really lie.
 
-The folder holds ``run.json`` (the parameters, a digest of the analyser's code and the computing
-seconds spent so far), ``chunks/NNNNN.csv`` (each chunk's hands, written
-atomically as soon as the chunk is done), ``hands.csv`` (the chunks put together), the PNG
-charts, ``report.html`` and ``summary.json``. A run that stops — Ctrl-C, a lost worker, a full
+The folder holds ``run.json`` (the parameters, a digest of the analyser's code and the
+computing seconds spent so far), ``chunks/NNNNN.csv`` (each chunk's hands, written atomically
+as soon as the chunk is done), ``hands.csv`` (the chunks put together), the PNG charts,
+``report.html`` and ``summary.json``. A run that stops — Ctrl-C, a lost worker, a full
 disk — keeps every chunk already written; resuming computes only the missing chunks, and since
 each chunk's numbers depend only on the seed and the study's sizes (:mod:`analyzer.study`), the
 final ``hands.csv`` is the same, byte for byte, as an uninterrupted run's.
