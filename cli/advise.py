@@ -88,7 +88,7 @@ def render(analysis: Analysis) -> str:
         lines.append(
             f"{contract.label:<13} {_percent(result.p_make):>15} "
             f"{_points(result.expected_score):>17} {100 * result.p_petit_au_bout:13.1f}% "
-            f"{100 * result.p_chelem:6.1f}% {mark}"
+            f"{100 * result.p_chelem:6.1f}% {mark}".rstrip()
         )
     lines += ["", _poignee_line(analysis), _chelem_line(analysis), "", _advice_line(analysis)]
     lines.append(
