@@ -29,10 +29,9 @@ from .engine import Playout, play
 from .game import Contract, check_players, chien_size, hand_size, poignee_thresholds
 from .greedy import GreedyPolicy
 from .heuristic import PointCount, point_count
-from .parallel import map_chunks
+from .parallel import DEFAULT_SEED, map_chunks
 from .scoring import Scores, records, score
 
-DEFAULT_SEED = 78
 DEFAULT_SAMPLES = 2000
 CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""

@@ -11,17 +11,22 @@ import click
 from tarot_advisor.analyzer.advisor import (
     CHUNK,
     DEFAULT_SAMPLES,
-    DEFAULT_SEED,
     Analysis,
     Estimate,
     HandError,
     analyse_hand,
 )
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
-from tarot_advisor.analyzer.game import PLAYER_COUNTS, Contract
-from tarot_advisor.analyzer.parallel import ParallelError, choose_jobs
+from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.record import dumps_records
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
+from tarot_advisor.cli.options import (
+    jobs_option,
+    json_option,
+    players_option,
+    quiet_option,
+    seed_option,
+)
 from tarot_advisor.cli.progress import progress
 
 Z95 = 1.96
@@ -146,22 +151,9 @@ def _advice_line(analysis: Analysis) -> str:
     return line
 
 
-def _jobs(_ctx: click.Context, _param: click.Parameter, value: int) -> int:
-    try:
-        return choose_jobs(value)
-    except ParallelError as error:
-        raise click.BadParameter(str(error)) from None
-
-
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("hand", nargs=-1, required=True)
-@click.option(
-    "--players",
-    type=click.Choice([str(p) for p in PLAYER_COUNTS]),
-    default="4",
-    show_default=True,
-    help="Number of players (the hand has 24, 18 or 15 cards).",
-)
+@players_option("Number of players (the hand has 24, 18 or 15 cards).")
 @click.option(
     "--position",
     type=click.IntRange(min=1, max=5),
@@ -176,23 +168,20 @@ def _jobs(_ctx: click.Context, _param: click.Parameter, value: int) -> int:
     show_default=True,
     help="Deals of the unseen cards to play out.",
 )
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True)
-@click.option(
-    "--jobs",
-    type=int,
+@seed_option()
+@jobs_option(
     default=1,
-    show_default=True,
-    callback=_jobs,
-    help=f"Workers (0 = all cores); worth it from ~{4 * CHUNK:,} samples. Never changes results.",
+    help=f"Workers (0 = all cores): the samples go in batches of {CHUNK:,}, so more than one "
+    "worker helps from twice that. Never changes the results.",
 )
-@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@json_option()
 @click.option(
     "--dump-deals",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     default=None,
     help="Write every sampled playout as a deal record (JSON Lines), to replay with tarot-replay.",
 )
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@quiet_option()
 def main(
     hand: tuple[str, ...],
     players: str,

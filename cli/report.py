@@ -14,13 +14,17 @@ from typing import Any
 
 import click
 
-from tarot_advisor.analyzer.game import PLAYER_COUNTS
-from tarot_advisor.analyzer.parallel import choose_jobs
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
+from tarot_advisor.cli.options import (
+    jobs_option,
+    json_option,
+    players_option,
+    quiet_option,
+    seed_option,
+)
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.bench import DEFAULT_PLAYOUTS, MEASUREMENTS, run_benchmarks
 from tarot_advisor.reports.deals import (
-    DEFAULT_SEED,
     largest_z,
     run_deal_study,
     statistics,
@@ -54,38 +58,8 @@ def main() -> None:
     """Batch studies of French Tarot deals, written as report folders."""
 
 
-def _jobs(_ctx: click.Context, _param: click.Parameter, value: int) -> int:
-    if value < -1:
-        raise click.BadParameter("give a number of workers, or 0 (or -1) for all cores")
-    return choose_jobs(value)
-
-
-players_option = click.option(
-    "--players",
-    type=click.Choice([str(p) for p in PLAYER_COUNTS]),
-    default="4",
-    show_default=True,
-    help="Number of players.",
-)
-seed_option = click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    default=DEFAULT_SEED,
-    show_default=True,
-    help="Random seed; the same seed and sample count give the same numbers whatever --jobs.",
-)
-jobs_option = click.option(
-    "--jobs",
-    type=int,
-    default=0,
-    callback=_jobs,
-    help="Worker processes; 0 or -1 uses every core (default).",
-)
-quiet_option = click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
-
-
 @main.command()
-@players_option
+@players_option()
 @click.option(
     "--deals",
     "n_deals",
@@ -94,15 +68,15 @@ quiet_option = click.option("--quiet", is_flag=True, help="No progress bar on st
     show_default=True,
     help="Number of random deals.",
 )
-@seed_option
-@jobs_option
+@seed_option()
+@jobs_option()
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     required=True,
     help="Folder for report.html, the PNG charts, the CSV tables and summary.json.",
 )
-@quiet_option
+@quiet_option()
 def deals(players: str, n_deals: int, seed: int, jobs: int, out: Path, quiet: bool) -> None:
     """What random deals look like: trumps, bouts, kings, suits, poignées, petit sec and the
     point count, each beside its exact probability."""
@@ -135,7 +109,7 @@ def _figure(name: str, value: object) -> str:
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@json_option()
 @click.option(
     "--deals",
     "n_deals",
@@ -157,8 +131,8 @@ def _figure(name: str, value: object) -> str:
     multiple=True,
     help="Take only this measurement (repeat the option for several).",
 )
-@jobs_option
-@quiet_option
+@jobs_option()
+@quiet_option()
 def bench(
     as_json: bool, n_deals: int, playouts: int, only: tuple[str, ...], jobs: int, quiet: bool
 ) -> None:

@@ -6,31 +6,24 @@ import json
 
 import click
 
-from tarot_advisor.analyzer.game import PLAYER_COUNTS
-from tarot_advisor.analyzer.parallel import ParallelError, choose_jobs
+from tarot_advisor.cli.options import (
+    jobs_option,
+    json_option,
+    players_option,
+    quiet_option,
+    seed_option,
+)
 from tarot_advisor.cli.progress import progress
-from tarot_advisor.reports.engine_check import DEFAULT_SEED, check_engine
-
-
-def _jobs(_ctx: click.Context, _param: click.Parameter, value: int) -> int:
-    try:
-        return choose_jobs(value)
-    except ParallelError:
-        raise click.BadParameter("give a number of workers, or 0 (or -1) for all cores") from None
+from tarot_advisor.reports.engine_check import check_engine
 
 
 @click.command("check-engine")
-@click.option(
-    "--players",
-    type=click.Choice([str(p) for p in PLAYER_COUNTS]),
-    default="4",
-    show_default=True,
-)
+@players_option()
 @click.option("--deals", "n_deals", type=click.IntRange(min=1), default=10_000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True)
-@click.option("--jobs", type=int, default=0, callback=_jobs, help="Workers (0 = all cores).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@seed_option()
+@jobs_option()
+@json_option()
+@quiet_option()
 def check(players: str, n_deals: int, seed: int, jobs: int, as_json: bool, quiet: bool) -> None:
     """Play deals through the engine (every contract, greedy and random play, poignées, calls,
     some announced chelems) and replay each through the referee: exit 1 on any disagreement."""

@@ -11,12 +11,17 @@ from pathlib import Path
 
 import click
 
-from tarot_advisor.analyzer.game import PLAYER_COUNTS, Contract
-from tarot_advisor.analyzer.parallel import ParallelError, choose_jobs
+from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.options import (
+    jobs_option,
+    json_option,
+    players_option,
+    quiet_option,
+    seed_option,
+)
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.duel import (
-    DEFAULT_SEED,
     POLICIES,
     DuelError,
     DuelResult,
@@ -33,13 +38,6 @@ def _contract(_ctx: click.Context, _param: click.Parameter, value: str) -> Contr
         return Contract.parse(value)
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
-
-
-def _jobs(_ctx: click.Context, _param: click.Parameter, value: int) -> int:
-    try:
-        return choose_jobs(value)
-    except ParallelError:
-        raise click.BadParameter("give a number of workers, or 0 (or -1) for all cores") from None
 
 
 def _policy_option(flag: str, role: str):
@@ -82,13 +80,7 @@ def format_duel(result: DuelResult) -> str:
 @click.command()
 @_policy_option("--a", "A, the one measured")
 @_policy_option("--b", "B, the reference")
-@click.option(
-    "--players",
-    type=click.Choice([str(p) for p in PLAYER_COUNTS]),
-    default="4",
-    show_default=True,
-    help="Number of players.",
-)
+@players_option()
 @click.option(
     "--contract",
     default="garde",
@@ -104,27 +96,15 @@ def format_duel(result: DuelResult) -> str:
     show_default=True,
     help="Number of deals, each played three times.",
 )
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    default=DEFAULT_SEED,
-    show_default=True,
-    help="Random seed; the same seed and deal count give the same numbers whatever --jobs.",
-)
-@click.option(
-    "--jobs",
-    type=int,
-    default=0,
-    callback=_jobs,
-    help="Worker processes; 0 or -1 uses every core (default).",
-)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@seed_option()
+@jobs_option()
+@json_option()
 @click.option(
     "--dump-deals",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write every playout as a deal record, one JSON per line, its outcome under result.",
 )
-@click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
+@quiet_option()
 def duel(
     a: str,
     b: str,

@@ -14,8 +14,6 @@ from pathlib import Path
 import click
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-from tarot_advisor.analyzer.game import PLAYER_COUNTS
-from tarot_advisor.analyzer.parallel import ParallelError, choose_jobs
 from tarot_advisor.analyzer.study import (
     DEFAULT_CHUNK_HANDS,
     MAX_MIN_POINTS,
@@ -23,9 +21,14 @@ from tarot_advisor.analyzer.study import (
     StudyParameters,
 )
 from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.options import (
+    jobs_option,
+    players_option,
+    quiet_option,
+    seed_option,
+)
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.thresholds import (
-    DEFAULT_SEED,
     StudyFolderError,
     assemble,
     run_study,
@@ -33,13 +36,6 @@ from tarot_advisor.reports.thresholds import (
 )
 
 INTERRUPTED = 1
-
-
-def _jobs(_ctx: click.Context, _param: click.Parameter, value: int) -> int:
-    try:
-        return choose_jobs(value)
-    except ParallelError:
-        raise click.BadParameter("give a number of workers, or 0 (or -1) for all cores") from None
 
 
 def _import_distributed():
@@ -86,13 +82,7 @@ def _worker_errors() -> tuple[type[BaseException], ...]:
 
 
 @click.command()
-@click.option(
-    "--players",
-    type=click.Choice([str(p) for p in PLAYER_COUNTS]),
-    default="4",
-    show_default=True,
-    help="Number of players.",
-)
+@players_option()
 @click.option(
     "--hands",
     type=click.IntRange(min=1),
@@ -107,20 +97,10 @@ def _worker_errors() -> tuple[type[BaseException], ...]:
     show_default=True,
     help="Random deals of the unseen cards per hand.",
 )
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    default=DEFAULT_SEED,
-    show_default=True,
-    help="Random seed; the same seed and sizes give the same numbers whatever --jobs.",
-)
-@click.option(
-    "--jobs",
-    type=int,
-    default=0,
-    callback=_jobs,
+@seed_option()
+@jobs_option(
     help="Workers; 0 or -1 uses every core (default). With --backend dask and no --scheduler, "
-    "the local cluster's workers; a remote cluster uses all its own.",
+    "the local cluster's workers; a remote cluster uses all its own."
 )
 @click.option(
     "--out",
@@ -157,7 +137,7 @@ def _worker_errors() -> tuple[type[BaseException], ...]:
     help="Only hands with at least this many points with distribution, to study the upper "
     "thresholds (strong hands are rare in a uniform draw).",
 )
-@click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
+@quiet_option()
 def thresholds(
     players: str,
     hands: int,

@@ -33,12 +33,10 @@ from tarot_advisor.analyzer.heuristic import (
     heuristic_bids,
     point_counts,
 )
-from tarot_advisor.analyzer.parallel import map_chunks
+from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
 from tarot_advisor.reports import charts
 from tarot_advisor.reports.html import HtmlReport, png_bytes
 
-DEFAULT_SEED = 78
-"""The seed used when none is given (78, the number of cards), so that two runs agree."""
 CHUNK_SIZE = 50_000
 """Deals per chunk. Fixed: the result depends on it, never on the number of workers."""
 MAX_POINTS = 256

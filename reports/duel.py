@@ -33,13 +33,11 @@ from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract, check_players
 from tarot_advisor.analyzer.greedy import GreedyPolicy
 from tarot_advisor.analyzer.heuristic import point_counts
-from tarot_advisor.analyzer.parallel import map_chunks
+from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
 from tarot_advisor.analyzer.policy import Policy, RandomPolicy, SimplePolicy
 from tarot_advisor.analyzer.record import dumps_records
 from tarot_advisor.analyzer.scoring import records, score
 
-DEFAULT_SEED = 78
-"""The seed used when none is given (78, the number of cards), so that two runs agree."""
 CHUNK_SIZE = 2000
 """Deals per chunk. Fixed: the result depends on it, never on the number of workers."""
 POLICIES: dict[str, Callable[[], Policy]] = {

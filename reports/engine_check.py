@@ -21,7 +21,7 @@ from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.greedy import GreedyPolicy
-from tarot_advisor.analyzer.parallel import map_chunks
+from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
 from tarot_advisor.analyzer.policy import RandomPolicy
 from tarot_advisor.analyzer.record import replay
 from tarot_advisor.analyzer.rules import RuleError
@@ -29,7 +29,6 @@ from tarot_advisor.analyzer.scoring import records, score
 
 CHUNK = 800
 """Deals per chunk: a multiple of the 8 variants (4 contracts × 2 policies)."""
-DEFAULT_SEED = 78
 MAX_EXAMPLES = 5
 
 

@@ -43,7 +43,6 @@ from tarot_advisor.analyzer.study import StudyParameters, code_version, run_chun
 from tarot_advisor.reports import charts
 from tarot_advisor.reports.html import HtmlReport, png_bytes
 
-DEFAULT_SEED = 78
 RUN_FILE = "run.json"
 CHUNKS = "chunks"
 HANDS_FILE = "hands.csv"
