@@ -31,6 +31,7 @@ from .greedy import GreedyPolicy
 from .heuristic import PointCount, point_count
 from .parallel import DEFAULT_SEED, map_chunks
 from .scoring import Scores, records, score
+from .stats import Estimate
 
 DEFAULT_SAMPLES = 2000
 CHUNK = 5000
@@ -43,21 +44,6 @@ POIGNEE_NAMES = ("simple", "double", "triple")
 
 class HandError(ValueError):
     """A hand that cannot be analysed (wrong size, petit sec…)."""
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A mean over the samples and its standard error."""
-
-    mean: float
-    se: float
-
-    @classmethod
-    def of(cls, values: np.ndarray) -> Estimate:
-        values = np.asarray(values, np.float64)
-        n = len(values)
-        se = float(values.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
-        return cls(float(values.mean()), se)
 
 
 @dataclass(frozen=True)
@@ -135,19 +121,8 @@ class Analysis:
     def to_frame(self) -> pd.DataFrame:
         """One row per contract: P(make), E[score] with their standard errors, Petit au bout,
         chelem."""
-        rows = [
-            {
-                "contract": result.contract.value,
-                "p_make": result.p_make.mean,
-                "p_make_se": result.p_make.se,
-                "expected_score": result.expected_score.mean,
-                "expected_score_se": result.expected_score.se,
-                "p_petit_au_bout": result.p_petit_au_bout,
-                "p_chelem": result.p_chelem,
-            }
-            for result in self.contracts.values()
-        ]
-        return pd.DataFrame(rows).set_index("contract")
+        frame = pd.DataFrame.from_dict(self.to_dict()["contracts"], orient="index")
+        return frame.rename_axis("contract")
 
     def to_dict(self) -> dict:
         """The JSON document of ``tarot-advise --json``."""

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.options import (
     jobs_option,
@@ -25,7 +26,6 @@ from tarot_advisor.reports.duel import (
     POLICIES,
     DuelError,
     DuelResult,
-    Gain,
     run_duel,
 )
 
@@ -49,7 +49,7 @@ def _policy_option(flag: str, role: str):
     )
 
 
-def _verdict(role: str, gain: Gain, a: str, b: str) -> str:
+def _verdict(role: str, gain: Estimate, a: str, b: str) -> str:
     """One clause: which policy does better in ``role``, and by how many standard errors."""
     z = gain.z
     if abs(z) < CLEAR_Z:

@@ -35,7 +35,7 @@ from tarot_advisor.analyzer.heuristic import (
 )
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
 from tarot_advisor.reports import charts
-from tarot_advisor.reports.html import HtmlReport, png_bytes
+from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 
 CHUNK_SIZE = 50_000
 """Deals per chunk. Fixed: the result depends on it, never on the number of workers."""
@@ -324,7 +324,7 @@ def write_deal_report(
             for r in stats[["name", "simulated", "exact", "stderr"]].itertuples(index=False)
         ],
     }
-    (out / "summary.json").write_text(json.dumps(_json_safe(summary), indent=1) + "\n")
+    (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n")
 
     report = HtmlReport(f"What {study.players}-player deals look like")
     report.paragraph(
@@ -359,17 +359,6 @@ def write_deal_report(
     )
     report.write(out / "report.html")
     return summary
-
-
-def _json_safe(value: object) -> object:
-    """NaN and infinity become null: JSON has neither."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(v) for v in value]
-    return value
 
 
 def largest_z(stats: pd.DataFrame) -> tuple[str, float] | None:

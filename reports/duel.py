@@ -20,7 +20,6 @@ The work is cut in chunks of :data:`CHUNK_SIZE` deals with their own random stre
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
 from tarot_advisor.analyzer.policy import Policy, RandomPolicy, SimplePolicy
 from tarot_advisor.analyzer.record import dumps_records
 from tarot_advisor.analyzer.scoring import records, score
+from tarot_advisor.analyzer.stats import Estimate
 
 CHUNK_SIZE = 2000
 """Deals per chunk. Fixed: the result depends on it, never on the number of workers."""
@@ -55,30 +55,6 @@ class DuelError(ValueError):
 
 
 @dataclass(frozen=True)
-class Gain:
-    """A mean of paired differences of the taker's score, and its standard error."""
-
-    mean: float
-    se: float
-
-    @classmethod
-    def of(cls, differences: np.ndarray) -> Gain:
-        """From (N,) differences, N ≥ 2: the mean and ``std(ddof=1) / sqrt(N)``."""
-        values = np.asarray(differences, np.float64)
-        return cls(float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values))))
-
-    @property
-    def z(self) -> float:
-        """The mean in standard errors (infinite when the SE is 0 and the mean is not)."""
-        if self.se == 0:
-            return 0.0 if self.mean == 0 else math.copysign(math.inf, self.mean)
-        return self.mean / self.se
-
-    def to_dict(self) -> dict[str, float]:
-        return {"mean": self.mean, "se": self.se}
-
-
-@dataclass(frozen=True)
 class DuelResult:
     """The outcome of a duel: the two gains of A over B, and what the match was."""
 
@@ -88,8 +64,8 @@ class DuelResult:
     contract: Contract
     deals: int
     seed: int
-    taker_gain: Gain
-    defence_gain: Gain
+    taker_gain: Estimate
+    defence_gain: Estimate
     seconds: float
     dumped: str | None = None
     """Every playout as a deal record, JSON Lines (3 per deal, :data:`MATCHES` order), if kept."""
@@ -210,8 +186,8 @@ def run_duel(
         contract=contract,
         deals=deals,
         seed=seed,
-        taker_gain=Gain.of(taker_score["a_takes"] - taker_score["b_takes"]),
-        defence_gain=Gain.of(taker_score["b_takes"] - taker_score["a_defends"]),
+        taker_gain=Estimate.of(taker_score["a_takes"] - taker_score["b_takes"]),
+        defence_gain=Estimate.of(taker_score["b_takes"] - taker_score["a_defends"]),
         seconds=time.perf_counter() - start,
         dumped="".join(chunk["records"] for chunk in chunks) if keep_records else None,
     )

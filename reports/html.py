@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -71,3 +72,14 @@ class HtmlReport:
 
     def write(self, path: Path) -> None:
         path.write_text(self.render(), encoding="utf-8")
+
+
+def json_safe(value: object) -> object:
+    """A summary ready for ``json.dumps``: NaN and infinity become null (JSON has neither)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_safe(v) for v in value]
+    return value

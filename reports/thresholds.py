@@ -41,7 +41,7 @@ from tarot_advisor.analyzer.heuristic import (
 )
 from tarot_advisor.analyzer.study import StudyParameters, code_version, run_chunks
 from tarot_advisor.reports import charts
-from tarot_advisor.reports.html import HtmlReport, png_bytes
+from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 
 RUN_FILE = "run.json"
 CHUNKS = "chunks"
@@ -594,7 +594,7 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
     seconds = float(run.get("compute_seconds", 0.0))
     fits = fit_thresholds(frame, seed=parameters.seed, min_points=parameters.min_points)
     summary = summarise(frame, parameters, seconds, fits)
-    (out / "summary.json").write_text(json.dumps(_json_safe(summary), indent=1) + "\n")
+    (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n")
     table = confusion(frame)
     rate = summary["agreement"]
     players = parameters.players
@@ -685,14 +685,3 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
             report.table(_confusion_table(table))
     report.write(out / "report.html")
     return summary
-
-
-def _json_safe(value: object) -> object:
-    """NaN and infinity become null: JSON has neither."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(v) for v in value]
-    return value
