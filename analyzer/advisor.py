@@ -182,7 +182,10 @@ def check_hand(hand: Sequence[int], players: int) -> tuple[int, ...]:
         raise HandError(f"a {players}-player hand has {hand_size(players)} cards, not {len(cards)}")
     trumps = [c for c in cards if IS_TRUMP[c]]
     if trumps == [PETIT] and EXCUSE not in cards:
-        raise HandError("the hand is petit sec (the Petit alone, no Excuse): the deal is void")
+        raise HandError(
+            "the hand is petit sec (the Petit alone, no Excuse): the deal is void and must be"
+            " redealt"
+        )
     return tuple(cards)
 
 
