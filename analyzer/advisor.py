@@ -17,9 +17,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from . import bitboard as bb
 from .calling import callable_rank
@@ -32,6 +32,9 @@ from .heuristic import PointCount, point_count
 from .parallel import DEFAULT_SEED, map_chunks
 from .scoring import Scores, records, score
 from .stats import Estimate
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_SAMPLES = 2000
 CHUNK = 5000
@@ -121,6 +124,8 @@ class Analysis:
     def to_frame(self) -> pd.DataFrame:
         """One row per contract: P(make), E[score] with their standard errors, Petit au bout,
         chelem."""
+        import pandas as pd  # for notebooks only: importing it costs tarot-advise ~0.2 s
+
         frame = pd.DataFrame.from_dict(self.to_dict()["contracts"], orient="index")
         return frame.rename_axis("contract")
 
