@@ -23,8 +23,10 @@ class GreedyEcart:
     pass); within those, short suits before long ones (discarding a short suit whole makes a
     void, so the taker can trump it; long suits are kept, they make tricks late in the deal);
     within a suit, the valuable cards first (a dame or cavalier in a short suit would likely
-    fall to a defender's king, while in the écart it counts for the taker). Trumps go only when
-    there are not enough other cards (the rules' case), the lowest first and never a bout.
+    fall to a defender's king, while in the écart it counts for the taker) — but not the
+    honours that follow the king unbroken (R D, R D C…): they are masters and make tricks.
+    Trumps go only when there are not enough other cards (the rules' case), the lowest first
+    and never a bout.
     """
 
     def choose(
@@ -38,7 +40,7 @@ class GreedyEcart:
             [(hand_lo & mask & bb.KINGS_LO) != ZERO for mask in bb.SUIT_LO], axis=1
         )
         suit_key = (1000 * suit_has_king + 10 * suit_length).astype(np.int16)
-        key = suit_key[:, _BIT_SUIT] - _BIT_POINTS2
+        key = suit_key[:, _BIT_SUIT] - _BIT_POINTS2 + 500 * _masters_below_king(holds)
         key = np.where(holds & ~_BIT_IS_KING, key, _NOT_DISCARDABLE)
         # The ``count`` lowest keys, in no particular order (cards of equal key are alike).
         chosen = np.argpartition(key, count - 1, axis=1)[:, :count]
@@ -48,6 +50,19 @@ class GreedyEcart:
         missing = count - usable.sum(axis=1)
         ecart_hi = _lowest_trumps(hand_hi & bb.MIDDLE_TRUMPS_HI, missing)
         return ecart_lo, ecart_hi
+
+
+def _masters_below_king(holds: np.ndarray) -> np.ndarray:
+    """(N, 56) bool: the dames, cavaliers and valets held with every higher card of their suit
+    (``holds``: (N, 56) bool by ``lo`` bit)."""
+    masters = np.zeros_like(holds)
+    for suit in range(4):
+        unbroken = holds[:, 4 * 13 + suit]  # the king
+        for rank in (13, 12, 11):
+            bit = 4 * (rank - 1) + suit
+            unbroken = unbroken & holds[:, bit]
+            masters[:, bit] = unbroken
+    return masters
 
 
 def _lowest_trumps(trumps: np.ndarray, count: np.ndarray) -> np.ndarray:

@@ -170,7 +170,7 @@ def feed_a_sure_partner(turn: Turn, know: Knowledge) -> Candidate:
         return None
     sure = ally_wins & know.best_is_safe
     card_lo = bb.highest(turn.legal_lo)
-    card_hi = bb.lowest(turn.legal_hi & bb.TRUMPS_HI)
+    card_hi = bb.lowest(_spare_the_safe_petit(know, turn.legal_hi & bb.TRUMPS_HI))
     card_lo, card_hi = either(card_lo, card_hi)
     # A trump that must go over the partner's card takes the trick itself: then it must be safe.
     takes_over = (card_hi & table.beat_hi) != ZERO
@@ -180,12 +180,21 @@ def feed_a_sure_partner(turn: Turn, know: Knowledge) -> Candidate:
     return bb.keep(sure, card_lo), bb.keep(sure, card_hi)
 
 
+def _spare_the_safe_petit(know: Knowledge, trumps_hi: np.ndarray) -> np.ndarray:
+    """Petit au bout: once no opponent can have a trump, the Petit cannot be lost, so it is kept
+    for the last trick (10 × the multiplier) while other trumps will do. (Until then it is
+    played whenever it wins, the only way to save it.)"""
+    others = trumps_hi & ~bb.PETIT_HI
+    return bb.select((know.threat_hi == ZERO) & (others != ZERO), others, trumps_hi)
+
+
 def win_cheaply(turn: Turn, know: Knowledge) -> Candidate:
     """Win the trick with the cheapest card that no later opponent can beat — the Petit when it
-    is safe, which is how it is protected; never when the trick is already one's side's."""
+    is safe, which is how it is protected (but see :func:`_spare_the_safe_petit`); never when
+    the trick is already one's side's."""
     ally_wins = know.ally_wins
     safe_lo, safe_hi = know.safe_winners
-    card_lo, card_hi = either(bb.lowest(safe_lo), bb.lowest(safe_hi))
+    card_lo, card_hi = either(bb.lowest(safe_lo), bb.lowest(_spare_the_safe_petit(know, safe_hi)))
     return bb.select(ally_wins, ZERO, card_lo), bb.select(ally_wins, ZERO, card_hi)
 
 
@@ -203,12 +212,6 @@ def give_least(turn: Turn, know: Knowledge) -> Candidate:
     return bb.select(use_excuse, ZERO, card_lo), bb.select(use_excuse, bb.EXCUSE_HI, card_hi)
 
 
-def lead_the_safe_petit(turn: Turn, know: Knowledge) -> Candidate:
-    """Protect the Petit: lead it when no opponent can have a trump left to take it."""
-    no_threat = know.threat_hi == ZERO
-    return np.zeros_like(turn.hand_lo), bb.keep(no_threat, turn.legal_hi & bb.PETIT_HI)
-
-
 def draw_trumps(turn: Turn, know: Knowledge) -> Candidate:
     """As taker, long in trumps: lead them, the master trump when one holds it, else a low one
     (never the Petit), so the defence's trumps fall and one's long suits and kings pass."""
@@ -224,7 +227,8 @@ def draw_trumps(turn: Turn, know: Knowledge) -> Candidate:
 
 def cash_masters(turn: Turn, know: Knowledge) -> Candidate:
     """Cash a master card (a king, or the best left of its suit) when it will pass: no opponent
-    has shown a void there and enough of the suit is out for everyone to follow."""
+    can have a trump left, or none has shown a void there and enough of the suit is out for
+    everyone to follow."""
     table = turn.table
     opponents_void = np.zeros(table.n_deals, np.uint8)
     for other in range(table.players):
@@ -237,7 +241,8 @@ def cash_masters(turn: Turn, know: Knowledge) -> Candidate:
         master = (top != ZERO) & ((know.unseen_lo & suit_lo & bb.above(top)) == ZERO)
         enough_out = bb.popcount(know.unseen_lo & suit_lo) >= 2 * (table.players - 1)
         no_void = (opponents_void & (1 << suit)) == 0
-        better = master & enough_out & no_void & (top > best)
+        passes = (know.threat_hi == ZERO) | (enough_out & no_void)
+        better = master & passes & (top > best)
         best = bb.select(better, top, best)
     return best, np.zeros_like(best)
 
@@ -281,7 +286,8 @@ _LOW_OF_SUIT = [mask & bb.LOW_LO for mask in bb.SUIT_LO]
 def lead_low(turn: Turn, know: Knowledge) -> Candidate:
     """Otherwise lead a low card: the taker from his shortest suit (to make a void he can trump
     later), the defence from its longest (likely the taker's short one). With no low suited
-    card, the cheapest card, the Petit and the Excuse last."""
+    card, the cheapest card, the Petit and the Excuse last — the Excuse after the Petit while
+    one's side has won every trick, for it then wins the last one (chelem)."""
     lo = turn.legal_lo
     # Shortest suit for the taker's side, longest for the defence: minimise ±length.
     sign = bb.select(know.on_taker_side, 1, -1)
@@ -298,7 +304,11 @@ def lead_low(turn: Turn, know: Knowledge) -> Candidate:
     if no_low.any():
         hi = turn.legal_hi
         spare_hi = hi & ~bb.PETIT_HI & ~bb.EXCUSE_HI
-        fallback_lo, fallback_hi = cheapest(lo, bb.select((lo | spare_hi) != ZERO, spare_hi, hi))
+        keep_excuse = know.side_swept & ((hi & ~bb.EXCUSE_HI) != ZERO)
+        last_hi = bb.select(keep_excuse, hi & ~bb.EXCUSE_HI, hi)
+        fallback_lo, fallback_hi = cheapest(
+            lo, bb.select((lo | spare_hi) != ZERO, spare_hi, last_hi)
+        )
         card_lo = bb.select(no_low, fallback_lo, card_lo)
         card_hi = bb.select(no_low, fallback_hi, card_hi)
     return card_lo, card_hi
@@ -306,7 +316,6 @@ def lead_low(turn: Turn, know: Knowledge) -> Candidate:
 
 LEADING_HABITS = (
     excuse_before_the_end,
-    lead_the_safe_petit,
     draw_trumps,
     cash_masters,
     force_the_taker,

@@ -121,7 +121,7 @@ def test_the_defender_losing_the_trick_gives_the_least(lead, cards, given):
     assert card_played(playout, seat=1, trick=1) == given
 
 
-# --- lead_the_safe_petit and draw_trumps ----------------------------------------------------
+# --- the Petit au bout, draw_trumps and cash_masters once the trumps are out ----------------
 
 TRUMP_TAKER = "1 10 11 12 13 14 15 16 17 18 19 20 21 R♠ D♠ R♥ 3♦ 2♣"
 TRUMP_DRAWING = {0: "21 20 19", 1: "2 3 4", 2: "5 6 7", 3: "8 9 2♥"}
@@ -129,15 +129,23 @@ TRUMP_DRAWING = {0: "21 20 19", 1: "2 3 4", 2: "5 6 7", 3: "8 9 2♥"}
 
 @pytest.mark.parametrize(
     ("tricks_drawn", "led"),
-    [(2, "19"), (3, "1")],
-    ids=["trumps-still-out-draw-with-the-master", "no-trump-left-lead-the-petit"],
+    [(2, "19"), (3, "R♥")],
+    ids=["trumps-still-out-draw-with-the-master", "no-trump-left-cash-a-king-not-the-petit"],
 )
-def test_the_taker_leads_the_petit_once_no_defender_can_have_a_trump(tricks_drawn, led):
-    # The defenders hold eight trumps (2 to 9); after three rounds none is left.
+def test_the_taker_draws_trumps_then_cashes_his_kings_keeping_the_petit(tricks_drawn, led):
+    # The defenders hold eight trumps (2 to 9); after three rounds none is left: every master
+    # card passes, and the Petit, which nobody can take any more, waits for the last trick.
     deal = deal_of({0: TRUMP_TAKER, 1: "2 3 4", 2: "5 6 7", 3: "8 9 2♥"}, "1♦ 1♣ 1♠ 1♥ 2♦ 2♠")
     script = {seat: " ".join(cards.split()[:tricks_drawn]) for seat, cards in TRUMP_DRAWING.items()}
     playout = play_position(deal, taker=0, script=script)
     assert card_played(playout, seat=0, trick=tricks_drawn + 1) == led
+
+
+def test_the_safe_petit_is_kept_for_the_last_trick_petit_au_bout():
+    deal = deal_of({0: TRUMP_TAKER, 1: "2 3 4", 2: "5 6 7", 3: "8 9 2♥"}, "1♦ 1♣ 1♠ 1♥ 2♦ 2♠")
+    playout = play_position(deal, taker=0, script=TRUMP_DRAWING)
+    assert card_played(playout, seat=0, trick=18) == "1"
+    assert playout.petit_au_bout[0] == 1
 
 
 @pytest.mark.parametrize(
