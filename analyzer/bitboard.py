@@ -129,11 +129,6 @@ def lowest_bit(x: np.ndarray) -> np.ndarray:
     return _exponent(lowest(x).astype(np.float64))  # a power of two converts exactly
 
 
-def highest_bit(x: np.ndarray) -> np.ndarray:
-    """Index (int64) of the highest set bit of each ``uint64``; −1023 where ``x`` is 0."""
-    return _exponent(_as_float_exact(x))
-
-
 def above(single: np.ndarray) -> np.ndarray:
     """All bits strictly above the one set bit of ``single`` (none where ``single`` is 0)."""
     return ~(single | (single - ONE))
