@@ -30,7 +30,7 @@ from .game import Contract, check_players, chien_size, hand_size, poignee_thresh
 from .greedy import GreedyPolicy
 from .heuristic import PointCount, point_count
 from .parallel import DEFAULT_SEED, map_chunks
-from .scoring import Scores, records, score
+from .scoring import PAIRS, Scores, records, score
 from .stats import Estimate
 
 if TYPE_CHECKING:
@@ -40,8 +40,6 @@ DEFAULT_SAMPLES = 2000
 CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""
 
-PAIRS = ((Contract.PRISE, Contract.GARDE), (Contract.GARDE_SANS, Contract.GARDE_CONTRE))
-"""Contracts played the same way: the first of each pair is played, both are scored."""
 POIGNEE_NAMES = ("simple", "double", "triple")
 
 

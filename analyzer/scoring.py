@@ -44,6 +44,11 @@ class Scores:
     chelem_bonus: np.ndarray
 
 
+PAIRS = ((Contract.PRISE, Contract.GARDE), (Contract.GARDE_SANS, Contract.GARDE_CONTRE))
+"""Contracts played the same way (the chien taken, or unseen by all): the first of each pair
+is played, and :func:`score` scores the playout under either."""
+
+
 def _same_play(played: Contract, contract: Contract) -> bool:
     return played.takes_chien == contract.takes_chien
 

@@ -37,7 +37,7 @@ from .game import BIDS, Contract, check_players, poignee_thresholds
 from .greedy import GreedyPolicy
 from .heuristic import heuristic_bids, point_counts
 from .parallel import DEFAULT_BACKEND, choose_jobs
-from .scoring import score
+from .scoring import PAIRS, score
 
 DEFAULT_CHUNK_HANDS = 32
 """Hands per chunk: with 500 samples one chunk plays 16,000 deals per engine call."""
@@ -47,8 +47,6 @@ is about 1 hand in 100 with 3 players, 1 in 8,000 with 4, 1 in 125,000 with 5.""
 _DRAW_BLOCK = 1 << 16
 """Hands dealt at most per rejection round."""
 _HOPELESS_DRAWS = 20_000_000
-PAIRS = ((Contract.PRISE, Contract.GARDE), (Contract.GARDE_SANS, Contract.GARDE_CONTRE))
-"""Contracts played the same way: the first of each pair is played, both are scored."""
 
 _TRUMP_OR_EXCUSE = IS_TRUMP.astype(np.int8)
 _TRUMP_OR_EXCUSE[EXCUSE] = 1
