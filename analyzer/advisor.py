@@ -23,13 +23,14 @@ import numpy as np
 
 from . import bitboard as bb
 from .calling import callable_rank
-from .cards import EXCUSE, IS_TRUMP, PETIT, format_card, sort_cards, suited
-from .deal import Deals, PetitSecError, deal
+from .cards import EXCUSE, IS_TRUMP, format_card, sort_cards, suited
+from .deal import Deals, PetitSecError, complete
 from .engine import Playout, play
 from .game import Contract, check_players, chien_size, hand_size, poignee_thresholds
 from .greedy import GreedyPolicy
 from .heuristic import PointCount, point_count
 from .parallel import DEFAULT_SEED, map_chunks
+from .rules import is_petit_sec
 from .scoring import PAIRS, Scores, records, score
 from .stats import Estimate
 
@@ -183,8 +184,7 @@ def check_hand(hand: Sequence[int], players: int) -> tuple[int, ...]:
         raise HandError("the hand holds a card twice")
     if len(cards) != hand_size(players):
         raise HandError(f"a {players}-player hand has {hand_size(players)} cards, not {len(cards)}")
-    trumps = [c for c in cards if IS_TRUMP[c]]
-    if trumps == [PETIT] and EXCUSE not in cards:
+    if is_petit_sec(cards):
         raise HandError(
             "the hand is petit sec (the Petit alone, no Excuse): the deal is void and must be"
             " redealt"
@@ -205,20 +205,11 @@ def _sample(
     """``n`` completions of ``hand`` with the hand at the taker's seat, and the seats (N,)."""
     seats = rng.integers(0, players, n) if position is None else np.full(n, position - 1)
     taker = seats.astype(np.int64)
+    hands = np.broadcast_to(np.asarray(hand, np.uint8), (n, len(hand)))
     try:
-        deals = deal(rng, n, players, known_hands={0: hand}, reject_petit_sec=True)
+        return complete(rng, hands, taker, players), taker
     except PetitSecError as error:
         raise HandError(str(error)) from None
-    # The other hands are exchangeable: moving the known hand from seat 0 to the taker's seat
-    # (and that seat's cards to seat 0) keeps every deal uniform.
-    h = hand_size(players)
-    columns = np.tile(np.arange(deals.cards.shape[1]), (n, 1))
-    seat_block = taker[:, None] * h + np.arange(h)[None, :]
-    rows = np.arange(n)[:, None]
-    columns[rows, seat_block] = np.arange(h)[None, :]
-    columns[:, :h] = seat_block
-    cards = np.take_along_axis(deals.cards, columns, axis=1)
-    return Deals(players, cards), taker
 
 
 def _may_show(hand: tuple[int, ...], players: int, takes_chien: bool) -> bool:

@@ -14,8 +14,9 @@ import numpy as np
 from . import bitboard as bb
 from .cards import format_card
 from .engine import Playout
-from .game import POIGNEE_BONUSES, POINTS2_NEEDED, Contract, poignee_thresholds, taker_share
+from .game import POINTS2_NEEDED, Contract, taker_share
 from .record import make_record
+from .rules import poignee_bonus
 
 _NEEDED2 = np.array(POINTS2_NEEDED, np.int64)
 
@@ -120,16 +121,12 @@ def result_dict(playout: Playout, scores: Scores, index: int) -> dict:
     contract = scores.contract
     partner = int(playout.partner[index])
     called = None if playout.called is None else format_card(int(playout.called[index]))
-    shown = [
-        (seat, int(bb.popcount(playout.shown_hi[seat, index : index + 1])[0]))
-        for seat in range(playout.players)
-    ]
-    levels = list(zip(poignee_thresholds(playout.players), POIGNEE_BONUSES, strict=True))
-    poignees = [
-        {"seat": seat, "bonus": max(bonus for need, bonus in levels if count >= need)}
-        for seat, count in shown
-        if count
-    ]
+    poignees = []
+    for seat in range(playout.players):
+        shown = bb.to_cards(0, playout.shown_hi[seat, index])
+        if shown:
+            bonus = poignee_bonus(shown, shown, playout.players)
+            poignees.append({"seat": seat, "bonus": bonus})
     taker_points = float(scores.taker_points[index])
     return {
         "players": playout.players,
