@@ -1,0 +1,105 @@
+"""Golden runs: the same seed gives the same bytes, so a refactor cannot change the play unseen.
+
+Each case runs a command with a fixed seed and compares its output, byte for byte, with a file
+in ``tests/golden/``: ``tarot-advise --json`` (its ``seconds``, a timing, replaced by ``null``)
+for 3, 4 and 5 players, one at a fixed position; and the ``hands.csv`` of two tiny thresholds
+studies (4 players; 5 players, strong hands only).
+
+A change that is *meant* to change the play (a better greedy habit, a rule fixed) regenerates
+the files in the same commit, and the commit message says why the numbers moved::
+
+    .venv/bin/python tests/test_golden.py --regenerate
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tarot_advisor.analyzer.study import StudyParameters
+from tarot_advisor.cli.advise import main as advise
+from tarot_advisor.reports.thresholds import HANDS_FILE, assemble, run_study
+
+GOLDEN = Path(__file__).parent / "golden"
+
+ADVISE_CASES = {
+    "advise-3p.json": [
+        "--players", "3", "--samples", "300", "--seed", "11",
+        "21 19 17 12 6 1 Excuse R♠ 6♠ 4♠ R♥ C♥ 10♥ 9♥ 8♥ 1♥ V♦ 8♦ 3♦ 2♦ D♣ C♣ 7♣ 5♣",
+    ],
+    "advise-4p-position2.json": [
+        "--position", "2", "--samples", "400",
+        "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠",
+    ],
+    "advise-5p.json": [
+        "--players", "5", "--samples", "200", "--seed", "3",
+        "21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣",
+    ],
+}  # fmt: skip
+"""File name → ``tarot-advise`` arguments (``--json`` added)."""
+
+STUDY_CASES = {
+    "hands-4p.csv": StudyParameters(players=4, hands=6, samples=20, seed=7, chunk_hands=3),
+    "hands-5p-min40.csv": StudyParameters(
+        players=5, hands=4, samples=16, seed=9, chunk_hands=2, min_points=40
+    ),
+}
+"""File name → the thresholds study whose ``hands.csv`` it holds."""
+
+_SECONDS = re.compile(r'"seconds": [^,}]+')
+
+
+def advise_json(arguments: list[str]) -> str:
+    """``tarot-advise --json`` on ``arguments``, its timing replaced by ``null``."""
+    result = CliRunner().invoke(advise, [*arguments, "--json", "--quiet"])
+    assert result.exit_code == 0, result.output
+    text, count = _SECONDS.subn('"seconds": null', result.stdout)
+    assert count == 1, "the JSON should hold exactly one timing"
+    return text
+
+
+def study_hands(parameters: StudyParameters) -> str:
+    """The ``hands.csv`` of the thresholds study ``parameters``, computed on one worker."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        run_study(out, parameters, jobs=1)
+        assemble(out, parameters)
+        return (out / HANDS_FILE).read_text(encoding="utf-8")
+
+
+def _cases() -> dict[str, Callable[[], str]]:
+    cases: dict[str, Callable[[], str]] = {}
+    for name, arguments in ADVISE_CASES.items():
+        cases[name] = lambda arguments=arguments: advise_json(arguments)
+    for name, parameters in STUDY_CASES.items():
+        cases[name] = lambda parameters=parameters: study_hands(parameters)
+    return cases
+
+
+@pytest.mark.parametrize("name", list(ADVISE_CASES) + list(STUDY_CASES))
+def test_the_same_seed_gives_the_same_bytes(name: str) -> None:
+    expected = (GOLDEN / name).read_text(encoding="utf-8")
+    assert _cases()[name]() == expected, (
+        f"{name} changed: if the play was meant to change, regenerate with "
+        "`python tests/test_golden.py --regenerate` and say why in the commit"
+    )
+
+
+def regenerate() -> None:
+    """Rewrite every golden file from the current code."""
+    GOLDEN.mkdir(exist_ok=True)
+    for name, run in _cases().items():
+        (GOLDEN / name).write_text(run(), encoding="utf-8")
+        print(f"wrote {GOLDEN / name}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--regenerate"]:
+        sys.exit(f"usage: {sys.argv[0]} --regenerate   (rewrites {GOLDEN}/*)")
+    regenerate()
