@@ -18,11 +18,8 @@ import numpy as np
 
 from . import bitboard as bb
 from .bitboard import ZERO
-from .engine import NO_SUIT, TRUMP_LEAD, Turn
 from .policy import cheapest, either
-
-Candidate = tuple[np.ndarray, np.ndarray]
-"""A card per deal as a pair of one-bit (N,) uint64 masks, zero where the habit has none."""
+from .table import NO_SUIT, TRUMP_LEAD, Candidate, Turn
 
 _HUNTING_TRUMPS = {3: 7, 4: 5, 5: 4}
 """Trumps a defender needs in hand to lead them to hunt the Petit."""

@@ -1,27 +1,18 @@
 """Card-play policies: objects with one method, ``choose(turn, rng) -> (lo, hi)``.
 
-A policy answers for every deal of a :class:`engine.Turn` at once, with array operations only;
-its answer is one card per deal, as a pair of (N,) ``uint64`` one-bit masks taken from the
-legal cards. This module holds the two baselines; :mod:`greedy` the engine's own policy.
+A policy (:class:`table.Policy`) answers for every deal of a :class:`table.Turn` at once, with
+array operations only; its answer is one card per deal, as a pair of (N,) ``uint64`` one-bit
+masks taken from the legal cards. This module holds the two baselines; :mod:`greedy` the
+engine's own policy.
 """
 
 from __future__ import annotations
-
-from typing import Protocol
 
 import numpy as np
 
 from . import bitboard as bb
 from .bitboard import ZERO
-from .engine import NO_SUIT, Turn
-
-
-class Policy(Protocol):
-    """Chooses one legal card per deal."""
-
-    name: str
-
-    def choose(self, turn: Turn, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]: ...
+from .table import NO_SUIT, Turn
 
 
 def either(lo: np.ndarray, hi: np.ndarray, prefer_lo: np.ndarray | bool = True):

@@ -12,13 +12,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import bitboard as bb
+from . import vector_rules
 from .cards import format_card
 from .engine import Playout
-from .game import POINTS2_NEEDED, Contract, taker_share
+from .game import Contract
 from .record import make_record
 from .rules import poignee_bonus
-
-_NEEDED2 = np.array(POINTS2_NEEDED, np.int64)
 
 
 @dataclass(frozen=True)
@@ -68,42 +67,28 @@ def score(playout: Playout, contract: Contract | None = None) -> Scores:
         points2 += sign * bb.points2(chien_lo, chien_hi)
         bouts += sign * bb.popcount(chien_hi & bb.BOUTS_HI)
 
-    needed2 = _NEEDED2[bouts]
-    margin2 = points2 - needed2
-    made = margin2 >= 0
-    sign = np.where(made, 1, -1)
-    # With 3 or 5 players a half point can remain; it goes to the winning side (rules.md §6).
-    difference = sign * ((np.abs(margin2) + 1) // 2)
-    multiplier = contract.multiplier
-    chelem = playout.chelem
-    announced = playout.announced_chelem
-    chelem_bonus = np.where(chelem == 1, 400 if announced else 200, -200 if announced else 0)
-    chelem_bonus = chelem_bonus + np.where(chelem == -1, -200, 0)
-    per_defender = (
-        sign * (25 + np.abs(difference)) * multiplier
-        + 10 * playout.petit_au_bout.astype(np.int64) * multiplier
-        + sign * playout.poignee_bonus
-        + chelem_bonus
+    made, difference = vector_rules.contract_result(points2, bouts)
+    chelem_bonus = vector_rules.chelem_bonus(playout.chelem, playout.announced_chelem)
+    per_defender = vector_rules.per_defender_score(
+        contract.multiplier,
+        made,
+        difference,
+        playout.petit_au_bout,
+        playout.poignee_bonus,
+        chelem_bonus,
     )
-    with_partner = playout.partner >= 0
-    share = np.where(with_partner, taker_share(playout.players, True), 0)
-    share = np.where(with_partner, share, taker_share(playout.players, False))
-    rows = np.arange(len(playout))
-    scores = np.repeat(-per_defender[:, None], playout.players, axis=1)
-    scores[rows, playout.taker] = share * per_defender
-    partner_rows = rows[with_partner]
-    scores[partner_rows, playout.partner[with_partner]] = per_defender[with_partner]
+    scores = vector_rules.seat_scores(playout.players, playout.taker, per_defender, playout.partner)
     return Scores(
         contract=contract,
         taker_points=points2 / 2,
         bouts=bouts,
-        needed=needed2 // 2,
+        needed=vector_rules.points_needed(bouts),
         made=made,
         difference=difference,
         petit_au_bout=playout.petit_au_bout,
-        chelem=chelem,
+        chelem=playout.chelem,
         per_defender=per_defender,
-        taker_score=share * per_defender,
+        taker_score=scores[np.arange(len(playout)), playout.taker],
         scores=scores,
         chelem_bonus=chelem_bonus,
     )

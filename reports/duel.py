@@ -33,10 +33,11 @@ from tarot_advisor.analyzer.game import Contract, check_players
 from tarot_advisor.analyzer.greedy import GreedyPolicy
 from tarot_advisor.analyzer.heuristic import point_counts
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
-from tarot_advisor.analyzer.policy import Policy, RandomPolicy, SimplePolicy
+from tarot_advisor.analyzer.policy import RandomPolicy, SimplePolicy
 from tarot_advisor.analyzer.record import dumps_records
 from tarot_advisor.analyzer.scoring import records, score
 from tarot_advisor.analyzer.stats import Estimate
+from tarot_advisor.analyzer.table import Policy
 
 CHUNK_SIZE = 2000
 """Deals per chunk. Fixed: the result depends on it, never on the number of workers."""

@@ -1,0 +1,276 @@
+"""The state of N deals being played, and what one decision sees of it.
+
+:class:`Table` holds N deals in lockstep (every deal at the same trick and position in it);
+:class:`Turn` is one decision; the protocols say what a card-play, écart or poignée policy is.
+Policies import this module, never the engine that drives them.
+
+The rules of play are applied through :mod:`vector_rules` only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from . import bitboard as bb
+from . import vector_rules
+from .bitboard import U64, ZERO
+from .game import Contract
+from .vector_rules import NO_SUIT, TRUMP_LEAD
+
+Candidate = tuple[np.ndarray, np.ndarray]
+"""A card per deal as a pair of one-bit (N,) uint64 masks (zero where there is none)."""
+
+
+@dataclass
+class Table:
+    """The state of N deals being played, all at the same trick and position in the trick.
+
+    Per-player arrays have shape (n, N) and are indexed by the position in the current trick:
+    row 0 is the trick's leader, row k the k-th player after it (:attr:`seat` gives their seats).
+    The rows turn at the end of every trick so that the winner, who leads next, is row 0; the
+    player to act is then always row :attr:`position`, and those still to play are the rows
+    after it — no per-deal gather is needed while a trick is played. Per-deal arrays are (N,).
+    Card sets are ``uint64`` pairs ``*_lo``/``*_hi`` (see :mod:`bitboard`).
+    """
+
+    players: int
+    contract: Contract
+    n_tricks: int
+    seat: np.ndarray  # (n, N) int64 the seat at each position
+    hands_lo: np.ndarray  # (n, N) uint64
+    hands_hi: np.ndarray
+    on_taker_side: np.ndarray  # (n, N) bool: the taker and the partner
+    is_taker: np.ndarray  # (n, N) bool
+    is_partner: np.ndarray  # (n, N) bool (5 players)
+    shown_hi: np.ndarray  # (n, N) uint64 trumps shown in a poignée (public), rows by seat
+    called_lo: np.ndarray  # (N,) uint64 the called card (5 players; else 0)
+    called_hi: np.ndarray
+    ecart_lo: np.ndarray  # (N,) uint64 the écart (known to the taker only)
+    ecart_hi: np.ndarray
+    trick: int = 0
+    position: int = 0
+    known_void: np.ndarray = field(init=False)  # (n, N) uint8 bits 0–3 suits, 4 trumps
+    taker_void: np.ndarray = field(init=False)  # (N,) uint8 the taker's shown voids
+    taker_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the taker's shown trumps
+    taker_side_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the taker's side's
+    defence_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the defence's
+    played_lo: np.ndarray = field(init=False)  # (N,) every card played so far (public)
+    played_hi: np.ndarray = field(init=False)
+    revealed: np.ndarray = field(init=False)  # (N,) bool the called card has been played
+    lead_suit: np.ndarray = field(init=False)  # (N,) int64: −1 none yet, 0–3 suit, 4 trumps
+    lead_lo: np.ndarray = field(init=False)  # (N,) uint64 the cards of the suit led
+    lead_hi: np.ndarray = field(init=False)  # (N,) uint64 the trumps when trumps were led
+    lead_bit: np.ndarray = field(init=False)  # (N,) uint8 the void bit of the suit led
+    best_position: np.ndarray = field(init=False)  # (N,) position winning the trick, −1 none
+    best_on_taker_side: np.ndarray = field(init=False)  # (N,) bool
+    beat_lo: np.ndarray = field(init=False)  # (N,) cards that would beat the trick's best card
+    beat_hi: np.ndarray = field(init=False)
+    trick_lo: np.ndarray = field(init=False)  # (N,) cards in the current trick
+    trick_hi: np.ndarray = field(init=False)
+    excuse_position: np.ndarray = field(init=False)  # (N,) who played the Excuse here, −1
+    excuse_on_taker_side: np.ndarray = field(init=False)  # (N,) bool
+    taker_tricks: np.ndarray = field(init=False)  # (N,) tricks won by the taker's side
+    defence_tricks: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        n_deals = self.n_deals
+        self.known_void = np.zeros((self.players, n_deals), np.uint8)
+        self.taker_void = np.zeros(n_deals, np.uint8)
+
+        def shown_by(rows: np.ndarray) -> np.ndarray:
+            return np.bitwise_or.reduce(bb.keep(rows, self.shown_hi), axis=0)
+
+        self.taker_shown_hi = shown_by(self.is_taker)
+        self.taker_side_shown_hi = shown_by(self.on_taker_side)
+        self.defence_shown_hi = shown_by(~self.on_taker_side)
+
+        self.played_lo = np.zeros(n_deals, U64)
+        self.played_hi = np.zeros(n_deals, U64)
+        self.revealed = np.zeros(n_deals, bool)
+        self.taker_tricks = np.zeros(n_deals, np.int64)
+        self.defence_tricks = np.zeros(n_deals, np.int64)
+        self._new_trick()
+
+    @property
+    def n_deals(self) -> int:
+        return self.seat.shape[1]
+
+    def _new_trick(self) -> None:
+        n_deals = self.n_deals
+        self.position = 0
+        self.lead_suit = np.full(n_deals, NO_SUIT, np.int64)
+        self.lead_lo = np.zeros(n_deals, U64)
+        self.lead_hi = np.zeros(n_deals, U64)
+        self.lead_bit = np.zeros(n_deals, np.uint8)
+        self.best_position = np.full(n_deals, -1, np.int64)
+        self.best_on_taker_side = np.zeros(n_deals, bool)
+        self.beat_lo = np.full(n_deals, bb.ALL_LO, U64)
+        self.beat_hi = np.full(n_deals, bb.TRUMPS_HI, U64)
+        self.trick_lo = np.zeros(n_deals, U64)
+        self.trick_hi = np.zeros(n_deals, U64)
+        self.excuse_position = np.full(n_deals, -1, np.int64)
+        self.excuse_on_taker_side = np.zeros(n_deals, bool)
+
+    def turn_to(self, leader_position: np.ndarray) -> None:
+        """Start the next trick with the player now at ``leader_position`` (N,) as row 0."""
+        n, n_deals = self.players, self.n_deals
+        rows = (leader_position[None, :] + np.arange(n)[:, None]) % n
+        flat = rows * n_deals + np.arange(n_deals)[None, :]
+        for name in _PER_PLAYER:
+            setattr(self, name, np.take(getattr(self, name), flat))
+        self._new_trick()
+
+    def shown_so_far(self, position: int, rows: np.ndarray) -> np.ndarray:
+        """(N,) uint64 the trumps that the players selected by ``rows`` ((n, N) bool, by
+        position) have shown, as far as the player at ``position`` has seen them: a poignée is
+        shown with its holder's first card, so during the first trick only by those who have
+        played already (or by oneself)."""
+        if self.trick > 0:
+            return np.bitwise_or.reduce(bb.keep(rows, self._shown_at_positions()), axis=0)
+        shown = self._shown_at_positions()
+        seen = np.zeros(self.n_deals, U64)
+        for other in range(position + 1):
+            seen |= bb.keep(rows[other], shown[other])
+        return seen
+
+    def _shown_at_positions(self) -> np.ndarray:
+        return np.take_along_axis(self.shown_hi, self.seat.astype(np.intp), axis=0)
+
+    def knows_sides(self, position: int) -> np.ndarray:
+        """(N,) bool: whether the player at ``position`` knows every player's side (always, but
+        with 5 players before the called card appears, when only the partner knows)."""
+        if self.players != 5:
+            return np.ones(self.n_deals, bool)
+        return self.revealed | self.is_partner[position]
+
+    def known_ally(self, position: int, other: int) -> np.ndarray:
+        """(N,) bool: the player at ``other`` is on the side of the one at ``position``, and the
+        latter knows it."""
+        if other == position:
+            return np.ones(self.n_deals, bool)
+        same_side = self.on_taker_side[position] == self.on_taker_side[other]
+        if self.players != 5:
+            return same_side
+        return self.knows_sides(position) & same_side
+
+    def best_is_known_ally(self, position: int) -> np.ndarray:
+        """(N,) bool: the card winning the trick so far is an ally's, as ``position`` knows."""
+        same_side = self.best_on_taker_side == self.on_taker_side[position]
+        if self.players != 5:
+            return (self.best_position >= 0) & same_side
+        return (self.best_position >= 0) & self.knows_sides(position) & same_side
+
+    def legal(self) -> Candidate:
+        """The cards the player to act may play (rules.md §3, §4), as a (lo, hi) pair of (N,)
+        uint64 sets."""
+        hand_lo, hand_hi = self.hands_lo[self.position], self.hands_hi[self.position]
+        if self.players == 5 and self.trick == 0 and self.position == 0:
+            return vector_rules.first_lead_plays(hand_lo, hand_hi, self.called_lo)
+        return vector_rules.legal_plays(hand_lo, hand_hi, self.lead_suit, self.beat_hi)
+
+    def play(self, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
+        """The player to act plays one card in every deal: exactly one bit set in
+        ``card_lo | card_hi``."""
+        k = self.position
+        self.hands_lo[k] ^= card_lo
+        self.hands_hi[k] ^= card_hi
+        self.played_lo |= card_lo
+        self.played_hi |= card_hi
+        self.trick_lo |= card_lo
+        self.trick_hi |= card_hi
+        if self.players == 5:
+            self.revealed |= ((card_lo & self.called_lo) | (card_hi & self.called_hi)) != ZERO
+
+        is_excuse = card_hi == bb.EXCUSE_HI
+        if is_excuse.any():
+            self.excuse_position = bb.select(is_excuse, k, self.excuse_position)
+            self.excuse_on_taker_side |= is_excuse & self.on_taker_side[k]
+        if k > 0:
+            # A player who does not follow shows a void; one who does not trump either, no
+            # trumps. (The Excuse shows nothing.)
+            is_trump = (card_hi & bb.TRUMPS_HI) != ZERO
+            followed = ((card_lo & self.lead_lo) | (card_hi & self.lead_hi)) != ZERO
+            off_suit = (self.lead_suit != NO_SUIT) & ~is_excuse & ~followed
+            shown = self.lead_bit | bb.select(is_trump, _NO_BITS, _NO_TRUMP_BIT)
+            void_bits = bb.select(off_suit, shown, _NO_BITS)
+            self.known_void[k] |= void_bits
+            self.taker_void |= bb.select(self.is_taker[k], void_bits, _NO_BITS)
+        if k == 0 or (self.lead_suit == NO_SUIT).any():
+            self.lead_suit = vector_rules.led_suit(self.lead_suit, card_lo, card_hi)
+            self.lead_lo, self.lead_hi = vector_rules.suit_cards(self.lead_suit)
+            self.lead_bit = _LEAD_BIT[self.lead_suit]
+        wins, self.beat_lo, self.beat_hi = vector_rules.beats(
+            card_lo, card_hi, self.lead_suit, self.beat_lo, self.beat_hi
+        )
+        self.best_position = bb.select(wins, k, self.best_position)
+        self.best_on_taker_side = bb.select(wins, self.on_taker_side[k], self.best_on_taker_side)
+        self.position += 1
+
+
+_NO_BITS = np.uint8(0)
+_NO_TRUMP_BIT = np.uint8(1 << TRUMP_LEAD)
+_LEAD_BIT = np.array([1, 2, 4, 8, 1 << TRUMP_LEAD, 0], np.uint8)
+"""Void bit shown by not following each lead (suits 0–3, trumps 4, none −1)."""
+_PER_PLAYER = (
+    "seat",
+    "hands_lo",
+    "hands_hi",
+    "on_taker_side",
+    "is_taker",
+    "is_partner",
+    "known_void",
+)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What one decision sees: the table, the seat to play and its legal cards, per deal."""
+
+    table: Table
+    position: int  # the player's position in the trick (its row in the table's arrays)
+    legal_lo: np.ndarray  # (N,) uint64 the cards the rules allow
+    legal_hi: np.ndarray
+
+    @property
+    def hand_lo(self) -> np.ndarray:
+        """(N,) uint64 the player's hand."""
+        return self.table.hands_lo[self.position]
+
+    @property
+    def hand_hi(self) -> np.ndarray:
+        return self.table.hands_hi[self.position]
+
+    @property
+    def on_taker_side(self) -> np.ndarray:
+        """(N,) bool: the player is the taker or the partner."""
+        return self.table.on_taker_side[self.position]
+
+    @property
+    def is_taker(self) -> np.ndarray:
+        return self.table.is_taker[self.position]
+
+
+class Policy(Protocol):
+    """Chooses one legal card per deal: ``choose`` returns a one-bit (lo, hi) pair taken from
+    ``turn.legal_lo``/``legal_hi``, deciding only from what the player may know (rules.md §12)."""
+
+    name: str
+
+    def choose(self, turn: Turn, rng: np.random.Generator) -> Candidate: ...
+
+
+class EcartPolicy(Protocol):
+    """Chooses the écart for Prise and Garde: ``count`` cards of each taker's hand + chien
+    ((N,) uint64 pairs), a legal écart (:func:`vector_rules.check_discard`)."""
+
+    def choose(self, hand_lo: np.ndarray, hand_hi: np.ndarray, count: int) -> Candidate: ...
+
+
+class PoigneePolicy(Protocol):
+    """Chooses the trumps a player shows when showing a poignée: ``choose`` returns (N,) uint64
+    sets of trumps (and the Excuse) from each ``hand_hi``, none where the hand allows none."""
+
+    def choose(self, hand_hi: np.ndarray, players: int) -> np.ndarray: ...
