@@ -16,19 +16,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from . import bitboard as bb
 from .calling import callable_rank
-from .cards import EXCUSE, IS_TRUMP, format_card, sort_cards, suited
+from .cards import format_card, sort_cards, suited, trumps_and_excuse
 from .deal import Deals, PetitSecError, complete
 from .engine import Playout, play
 from .game import Contract, check_players, chien_size, hand_size, poignee_thresholds
 from .greedy import GreedyPolicy
 from .heuristic import PointCount, point_count
+from .paired import may_show, play_pair
 from .parallel import DEFAULT_SEED, map_chunks
 from .rules import is_petit_sec
 from .scoring import PAIRS, Scores, records, score
@@ -42,6 +42,8 @@ CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""
 
 POIGNEE_NAMES = ("simple", "double", "triple")
+
+_T = TypeVar("_T")
 
 
 class HandError(ValueError):
@@ -212,12 +214,64 @@ def _sample(
         raise HandError(str(error)) from None
 
 
-def _may_show(hand: tuple[int, ...], players: int, takes_chien: bool) -> bool:
-    """Whether a poignée can possibly be shown: enough trumps (and Excuse) in hand, counting
-    what the chien might bring for Prise and Garde."""
-    count = sum(1 for c in hand if IS_TRUMP[c] or c == EXCUSE)
-    extra = chien_size(players) if takes_chien else 0
-    return count + extra >= poignee_thresholds(players)[0]
+@dataclass(frozen=True)
+class Choice:
+    """A contract under a call: the key of the per-sample outcomes (``called`` is ``None``
+    below 5 players)."""
+
+    contract: Contract
+    called: int | None
+
+
+def _concatenate(parts: Sequence[_T]) -> _T:
+    """One per-sample dataclass from the chunks' (their arrays end to end, in chunk order)."""
+    first = parts[0]
+    arrays = {
+        f.name: None
+        if getattr(first, f.name) is None
+        else np.concatenate([getattr(p, f.name) for p in parts])
+        for f in fields(first)
+    }
+    return type(first)(**arrays)
+
+
+@dataclass(frozen=True)
+class ContractSamples:
+    """Per-sample outcomes of one :class:`Choice`, the poignée hidden and the chelem not
+    announced: (N,) ``made``, ``petit`` (the taker's side won the Petit au bout) and ``chelem``
+    bool, ``score`` int64 the taker's total. Where the hand may show a poignée, ``shown_score``
+    int64 the total with it shown and ``shown`` bool whether it could be; else ``None``."""
+
+    made: np.ndarray
+    score: np.ndarray
+    petit: np.ndarray
+    chelem: np.ndarray
+    shown_score: np.ndarray | None = None
+    shown: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class AnnouncedSamples:
+    """Per-sample outcomes with the chelem announced: (N,) ``score`` int64, ``chelem`` bool."""
+
+    score: np.ndarray
+    chelem: np.ndarray
+
+
+@dataclass(frozen=True)
+class ChunkOutcomes:
+    """What one chunk (or all of them, merged) says of every :class:`Choice`, and the deal
+    records when kept."""
+
+    samples: dict[Choice, ContractSamples]
+    records: list[dict]
+
+    @staticmethod
+    def merge(chunks: Sequence[ChunkOutcomes]) -> ChunkOutcomes:
+        return ChunkOutcomes(
+            {key: _concatenate([c.samples[key] for c in chunks]) for key in chunks[0].samples},
+            [r for chunk in chunks for r in chunk.records],
+        )
 
 
 def _chunk(
@@ -228,63 +282,63 @@ def _chunk(
     players: int,
     position: int | None,
     calls: tuple[int | None, ...],
-    announce: tuple[int | None, Contract] | None,
     keep_records: bool,
-) -> dict[str, np.ndarray | list]:
-    """Per-sample outcomes of one chunk: for each call and contract, ``made``, ``score``,
-    ``petit``, ``chelem``, ``score_shown``, ``shown``; with ``announce`` (call, contract) the
-    scores of the announced chelem instead."""
+) -> ChunkOutcomes:
+    """Every contract under every call on ``n`` samples (see :class:`ContractSamples`)."""
     deals, taker = _sample(rng, n, hand, players, position)
     policy = GreedyPolicy()
-    out: dict[str, np.ndarray | list] = {}
+    samples: dict[Choice, ContractSamples] = {}
     dumped: list[dict] = []
-
-    def run(contract: Contract, called: int | None, **options) -> tuple[Playout, list[Scores]]:
-        playout = play(deals, taker, contract, policy, rng=rng, called=called, **options)
-        pair = next(p for p in PAIRS if contract in p)
-        both = [score(playout, c) for c in pair]
-        if keep_records:
-            for scores in both:
-                dumped.extend(records(playout, scores))
-        return playout, both
-
     for called in calls:
-        tag = "" if called is None else f"@{called}"
-        if announce is not None:
-            if announce[0] == called:
-                _, both = run(announce[1], called, announce_chelem=True, taker_poignee=False)
-                (scores,) = [s for s in both if s.contract == announce[1]]
-                out[f"announced{tag}"] = scores.taker_score
-                out[f"announced_chelem{tag}"] = scores.chelem == 1
-            continue
         for first, _ in PAIRS:
-            _, hidden = run(first, called, taker_poignee=False)
-            shown = None
-            if _may_show(hand, players, first.takes_chien):
-                shown_playout, shown = run(first, called, taker_poignee=True)
-                can_show = shown_playout.shown_hi[taker, np.arange(n)] != bb.ZERO
-            for i, scores in enumerate(hidden):
-                key = f"{scores.contract.value}{tag}"
-                out[f"made:{key}"] = scores.made
-                out[f"score:{key}"] = scores.taker_score
-                out[f"petit:{key}"] = scores.petit_au_bout == 1
-                out[f"chelem:{key}"] = scores.chelem == 1
-                if shown is not None:
-                    out[f"shown_score:{key}"] = shown[i].taker_score
-                    out[f"shown:{key}"] = can_show
-    if keep_records:
-        out["records"] = dumped
-    return out
+            extra = chien_size(players) if first.takes_chien else 0
+            replay = np.full(n, bool(may_show(np.array(hand), players, extra)))
+            pair = play_pair(deals, taker, first, policy, rng=rng, called=called, replay=replay)
+            if keep_records:
+                dumped += _records(pair.hidden, pair.hidden_scores)
+                if pair.shown is not None:
+                    dumped += _records(pair.shown, pair.shown_scores)
+            for contract, scores in pair.hidden_scores.items():
+                replayed = pair.shown is not None
+                samples[Choice(contract, called)] = ContractSamples(
+                    made=scores.made,
+                    score=scores.taker_score,
+                    petit=scores.petit_au_bout == 1,
+                    chelem=scores.chelem == 1,
+                    shown_score=pair.shown_score(contract) if replayed else None,
+                    shown=pair.showed() if replayed else None,
+                )
+    return ChunkOutcomes(samples, dumped)
 
 
-def _merge(chunks: list[dict]) -> dict[str, np.ndarray | list]:
-    merged: dict[str, np.ndarray | list] = {}
-    for key in chunks[0]:
-        if key == "records":
-            merged[key] = [r for chunk in chunks for r in chunk[key]]
-        else:
-            merged[key] = np.concatenate([chunk[key] for chunk in chunks])
-    return merged
+def _records(playout: Playout, scores: dict[Contract, Scores]) -> list[dict]:
+    return [record for s in scores.values() for record in records(playout, s)]
+
+
+def _announced_chunk(
+    rng: np.random.Generator,
+    n: int,
+    *,
+    hand: tuple[int, ...],
+    players: int,
+    position: int | None,
+    choice: Choice,
+) -> AnnouncedSamples:
+    """``choice`` played on the same ``n`` samples as :func:`_chunk`'s (the same stream), the
+    chelem announced."""
+    deals, taker = _sample(rng, n, hand, players, position)
+    playout = play(
+        deals,
+        taker,
+        choice.contract,
+        GreedyPolicy(),
+        rng=rng,
+        called=choice.called,
+        announce_chelem=True,
+        taker_poignee=False,
+    )
+    scores = score(playout)
+    return AnnouncedSamples(scores.taker_score, scores.chelem == 1)
 
 
 def analyse_hand(
@@ -316,22 +370,23 @@ def analyse_hand(
     calls: tuple[int | None, ...] = tuple(call_candidates(hand)) if players == 5 else (None,)
     n_chunks = -(-samples // CHUNK)
     progress = (lambda done: on_done(done // CHUNK)) if on_done else None
-    common = dict(hand=hand, players=players, position=position, calls=calls)
+    common = dict(hand=hand, players=players, position=position)
     kwargs = dict(seed=seed, chunk_size=CHUNK, jobs=jobs, backend=backend)
-    outcomes = _merge(
+    outcomes = ChunkOutcomes.merge(
         map_chunks(
             _chunk,
             samples,
             **kwargs,
             on_done=progress,
-            announce=None,
+            calls=calls,
             keep_records=keep_records,
             **common,
         )
     )
+    by_choice = outcomes.samples
 
-    def best_of(tag: str) -> tuple[Contract, float]:
-        means = {c: float(np.mean(outcomes[f"score:{c.value}{tag}"])) for c in Contract}
+    def best_of(called: int | None) -> tuple[Contract, float]:
+        means = {c: float(np.mean(by_choice[Choice(c, called)].score)) for c in Contract}
         best = max(means, key=means.__getitem__)
         return best, means[best]
 
@@ -339,21 +394,20 @@ def analyse_hand(
     called = None
     if players == 5:
         for card in calls:
-            call_scores[card] = best_of(f"@{card}")[1]
+            call_scores[card] = best_of(card)[1]
         called = max(call_scores, key=call_scores.__getitem__)
-    tag = "" if called is None else f"@{called}"
 
-    contracts = {
-        c: ContractResult(
+    contracts = {}
+    for c in Contract:
+        played = by_choice[Choice(c, called)]
+        contracts[c] = ContractResult(
             contract=c,
-            p_make=Estimate.of(outcomes[f"made:{c.value}{tag}"]),
-            expected_score=Estimate.of(outcomes[f"score:{c.value}{tag}"]),
-            p_petit_au_bout=float(np.mean(outcomes[f"petit:{c.value}{tag}"])),
-            p_chelem=float(np.mean(outcomes[f"chelem:{c.value}{tag}"])),
+            p_make=Estimate.of(played.made),
+            expected_score=Estimate.of(played.score),
+            p_petit_au_bout=float(np.mean(played.petit)),
+            p_chelem=float(np.mean(played.chelem)),
         )
-        for c in Contract
-    }
-    best, best_score = best_of(tag)
+    best, best_score = best_of(called)
     recommendation = best.value if best_score > 0 else "pass"
     # Prise and Garde are always equally likely: of two equally safe contracts, the better pays.
     likeliest = max(
@@ -362,25 +416,18 @@ def analyse_hand(
     safest = None
     if contracts[likeliest].p_make.mean > 0.5 and likeliest.value != recommendation:
         safest = likeliest.value
-    judged = best  # the poignée and the chelem are judged under the best contract
+    judged = by_choice[Choice(best, called)]  # the poignée and the chelem: the best contract
 
-    poignee = _poignee_advice(outcomes, hand, players, judged, tag)
+    poignee = _poignee_advice(judged, hand, players)
     if on_done:
         on_done(n_chunks)
-    announced = _merge(
-        map_chunks(
-            _chunk,
-            samples,
-            **kwargs,
-            announce=(called, judged),
-            keep_records=False,
-            **common,
-        )
+    announced = _concatenate(
+        map_chunks(_announced_chunk, samples, **kwargs, choice=Choice(best, called), **common)
     )
-    gain = Estimate.of(announced[f"announced{tag}"] - outcomes[f"score:{judged.value}{tag}"])
+    gain = Estimate.of(announced.score - judged.score)
     chelem = ChelemAdvice(
         recommended=recommendation != "pass" and gain.mean > 0,
-        p_chelem=float(np.mean(announced[f"announced_chelem{tag}"])),
+        p_chelem=float(np.mean(announced.chelem)),
         expected_gain=gain,
     )
     if on_done:
@@ -400,22 +447,20 @@ def analyse_hand(
         called=called,
         call_scores=call_scores,
         seconds=time.perf_counter() - start,
-        records=outcomes.get("records") if keep_records else None,
+        records=outcomes.records if keep_records else None,
     )
 
 
-def _poignee_advice(
-    outcomes: dict, hand: tuple[int, ...], players: int, contract: Contract, tag: str
-) -> PoigneeAdvice:
-    key = f"{contract.value}{tag}"
-    count = sum(1 for c in hand if IS_TRUMP[c] or c == EXCUSE)
+def _poignee_advice(judged: ContractSamples, hand: tuple[int, ...], players: int) -> PoigneeAdvice:
+    """The poignée under the judged contract's samples."""
+    count = int(trumps_and_excuse(hand))
     thresholds = poignee_thresholds(players)
     reached = [name for name, t in zip(POIGNEE_NAMES, thresholds, strict=True) if count >= t]
     size = reached[-1] if reached else None
-    if f"shown_score:{key}" not in outcomes:
+    if judged.shown_score is None or judged.shown is None:
         return PoigneeAdvice(False, 0.0, None, False, Estimate(0.0, 0.0))
-    gain = Estimate.of(outcomes[f"shown_score:{key}"] - outcomes[f"score:{key}"])
-    p_eligible = float(np.mean(outcomes[f"shown:{key}"]))
+    gain = Estimate.of(judged.shown_score - judged.score)
+    p_eligible = float(np.mean(judged.shown))
     eligible = p_eligible > 0
     return PoigneeAdvice(
         eligible=eligible,

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .game import hand_size
+
 N_CARDS = 78
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 TRUMP = 4
@@ -75,11 +77,23 @@ IS_TRUMP: np.ndarray = SUIT == TRUMP
 """(78,) bool: the 21 trumps (not the Excuse)."""
 IS_KING: np.ndarray = (SUIT < 4) & (RANK == KING_RANK)
 """(78,) bool: the four kings."""
-for _table in (SUIT, RANK, POINTS2, IS_BOUT, IS_TRUMP, IS_KING):
+IS_TRUMP_OR_EXCUSE: np.ndarray = SUIT >= TRUMP
+"""(78,) bool: the 21 trumps and the Excuse, what a poignée counts (:func:`trumps_and_excuse`)."""
+for _table in (SUIT, RANK, POINTS2, IS_BOUT, IS_TRUMP, IS_KING, IS_TRUMP_OR_EXCUSE):
     _table.flags.writeable = False
 
 TOTAL_POINTS2 = int(POINTS2.sum())
 assert TOTAL_POINTS2 == 182
+
+
+def trumps_and_excuse(cards: Iterable[int] | np.ndarray) -> np.ndarray:
+    """How many trumps and Excuse ``cards`` hold — the length a poignée and the barème count.
+
+    ``cards``: card ids, (..., k); returns (...) int64, the count over the last axis (a 0-d
+    array for one hand).
+    """
+    ids = np.asarray(cards if isinstance(cards, np.ndarray) else list(cards), np.intp)
+    return IS_TRUMP_OR_EXCUSE[ids].sum(axis=-1, dtype=np.int64)
 
 
 class CardError(ValueError):
@@ -154,8 +168,6 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
 
 def parse_hand(text: str | Iterable[str], players: int = 4) -> list[int]:
     """Card ids of a hand for ``players`` players, sorted; checks the number of cards too."""
-    from .game import hand_size  # game imports cards; import here to keep cards standalone
-
     cards = parse_cards(text)
     expected = hand_size(players)
     if not cards:

@@ -8,13 +8,10 @@ the study's sizes — never on the number of workers, their order, or on a run b
 Inside a chunk nothing loops over hands: the chunk draws its hands (uniform, petit sec
 excluded, or uniform among those of at least ``min_points`` points with distribution) and the
 taker's seat of each (uniform), completes every hand ``samples`` times at once
-(:func:`deal.complete`), and plays the ``hands × samples`` deals in one engine call per pair of
-contracts, as :mod:`advisor` does for one hand: Prise and Garde share one playout (the chien
-taken), Garde Sans and Garde Contre another (the chien unseen), the taker's poignée hidden and
-the chelem not announced. Where the taker might show a poignée (its trumps and Excuse, plus the
-chien's for Prise and Garde, reach the threshold), those deals are played once more with the
-poignée shown; elsewhere showing is impossible and the play would be the same (the greedy
-policy is deterministic), so the gain there is 0. With 5 players the taker calls
+(:func:`deal.complete`), and plays the ``hands × samples`` deals as :mod:`advisor` does for one
+hand, one :func:`paired.play_pair` per pair of contracts, the chelem not announced. The deals
+played again with the poignée shown are those where the taker's trumps and Excuse, plus the
+chien's for Prise and Garde, reach the threshold. With 5 players the taker calls
 :func:`calling.longest_suit_call`.
 """
 
@@ -30,14 +27,14 @@ import numpy as np
 import pandas as pd
 
 from .calling import longest_suit_call
-from .cards import EXCUSE, IS_TRUMP, format_cards
-from .deal import Deals, complete, deal, petit_sec
-from .engine import play
-from .game import BIDS, Contract, check_players, poignee_thresholds
+from .cards import format_cards
+from .deal import complete, deal, petit_sec
+from .game import BIDS, Contract, check_players
 from .greedy import GreedyPolicy
 from .heuristic import heuristic_bids, point_counts
+from .paired import may_show, play_pair
 from .parallel import DEFAULT_BACKEND, choose_jobs
-from .scoring import PAIRS, score
+from .scoring import PAIRS
 
 DEFAULT_CHUNK_HANDS = 32
 """Hands per chunk: with 500 samples one chunk plays 16,000 deals per engine call."""
@@ -47,10 +44,6 @@ is about 1 hand in 100 with 3 players, 1 in 8,000 with 4, 1 in 125,000 with 5.""
 _DRAW_BLOCK = 1 << 16
 """Hands dealt at most per rejection round."""
 _HOPELESS_DRAWS = 20_000_000
-
-_TRUMP_OR_EXCUSE = IS_TRUMP.astype(np.int8)
-_TRUMP_OR_EXCUSE[EXCUSE] = 1
-
 
 _NUMBER_MODULES = (
     "bitboard",
@@ -173,11 +166,6 @@ def draw_hands(
     return hands, seats
 
 
-def _may_show(cards: np.ndarray, players: int) -> np.ndarray:
-    """(N,) bool: the cards ((N, k) uint8) hold enough trumps and Excuse for a poignée."""
-    return _TRUMP_OR_EXCUSE[cards].sum(axis=1) >= poignee_thresholds(players)[0]
-
-
 def study_chunk(
     rng: np.random.Generator,
     n_hands: int,
@@ -198,7 +186,6 @@ def study_chunk(
     (``poignee_gain`` is empty when it never could).
     """
     hands, seats = draw_hands(rng, n_hands, players, min_points)
-    n = n_hands * samples
     hand_rows = np.repeat(hands, samples, axis=0)  # (n, h): row i is sample i's taker's hand
     taker = np.repeat(seats, samples)
     deals = complete(rng, hand_rows, taker, players)
@@ -206,36 +193,18 @@ def study_chunk(
     policy = GreedyPolicy()
 
     made, expected, gain, shown_share = {}, {}, {}, {}
-    for first, second in PAIRS:
-        playout = play(deals, taker, first, policy, rng=rng, called=called, taker_poignee=False)
-        hidden = {c: score(playout, c) for c in (first, second)}
+    for first, _ in PAIRS:
         reach = hand_rows if not first.takes_chien else np.hstack([hand_rows, deals.chien])
-        candidates = np.flatnonzero(_may_show(reach, players))
-        shown_flag = np.zeros(n, bool)
-        shown_score = {c: hidden[c].taker_score.copy() for c in (first, second)}
-        if candidates.size:
-            subset = deals.cards[candidates]
-            shown_playout = play(
-                Deals(players, subset),
-                taker[candidates],
-                first,
-                policy,
-                rng=rng,
-                called=None if called is None else called[candidates],
-                taker_poignee=True,
-            )
-            shown_flag[candidates] = (
-                shown_playout.shown_hi[taker[candidates], np.arange(candidates.size)] != 0
-            )
-            for contract in (first, second):
-                shown_score[contract][candidates] = score(shown_playout, contract).taker_score
-        for contract in (first, second):
-            made[contract] = hidden[contract].made.reshape(n_hands, samples).mean(axis=1)
-            taker_score = hidden[contract].taker_score
+        replay = may_show(reach, players)
+        pair = play_pair(deals, taker, first, policy, rng=rng, called=called, replay=replay)
+        shown_flag = pair.showed().reshape(n_hands, samples)
+        for contract, hidden in pair.hidden_scores.items():
+            made[contract] = hidden.made.reshape(n_hands, samples).mean(axis=1)
+            taker_score = hidden.taker_score
             expected[contract] = taker_score.reshape(n_hands, samples).mean(axis=1)
-            difference = (shown_score[contract] - taker_score).reshape(n_hands, samples)
+            difference = (pair.shown_score(contract) - taker_score).reshape(n_hands, samples)
             gain[contract] = difference.mean(axis=1)
-            shown_share[contract] = shown_flag.reshape(n_hands, samples).mean(axis=1)
+            shown_share[contract] = shown_flag.mean(axis=1)
 
     contracts = list(Contract)
     table = np.stack([expected[c] for c in contracts], axis=1)  # (n_hands, 4)

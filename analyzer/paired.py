@@ -1,0 +1,95 @@
+"""One pair of contracts played on N deals: the poignée hidden, then shown where it may be.
+
+The advisor (one hand, many deals) and the thresholds study (many hands) both measure every
+contract on the same deals. Prise and Garde share one playout, Garde Sans and Garde Contre
+another (:data:`scoring.PAIRS`); the deals where the taker might show a poignée are played once
+more with it shown, so that the gain of showing is a paired difference. Elsewhere the taker
+cannot show one and the greedy policy is deterministic, so the play would be the same: the
+score shown is the score hidden.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import bitboard as bb
+from .cards import trumps_and_excuse
+from .deal import Deals
+from .engine import Playout, play
+from .game import Contract, poignee_thresholds
+from .scoring import PAIRS, Scores, score
+
+
+@dataclass(frozen=True)
+class PairPlay:
+    """A contract pair played on N deals.
+
+    ``hidden``: the playout with the taker's poignée hidden, ``hidden_scores`` its scores under
+    each contract of the pair. ``rows``: (M,) int64 the deals played again with the poignée
+    shown (``shown``, ``shown_scores``: those M deals), or ``None`` when none was.
+    """
+
+    hidden: Playout
+    hidden_scores: dict[Contract, Scores]
+    rows: np.ndarray | None = None
+    shown: Playout | None = None
+    shown_scores: dict[Contract, Scores] | None = None
+
+    def shown_score(self, contract: Contract) -> np.ndarray:
+        """(N,) int64 the taker's total with the poignée shown where the deal was played again,
+        the hidden score elsewhere."""
+        total = self.hidden_scores[contract].taker_score.copy()
+        if self.shown_scores is not None:
+            total[self.rows] = self.shown_scores[contract].taker_score
+        return total
+
+    def showed(self) -> np.ndarray:
+        """(N,) bool: the taker showed a poignée (its hand, after the écart, allowed one)."""
+        showed = np.zeros(len(self.hidden), bool)
+        if self.shown is not None:
+            taker = self.shown.taker
+            showed[self.rows] = self.shown.shown_hi[taker, np.arange(len(taker))] != bb.ZERO
+        return showed
+
+
+def pair_of(contract: Contract) -> tuple[Contract, Contract]:
+    """The pair of :data:`scoring.PAIRS` that ``contract`` belongs to."""
+    return next(p for p in PAIRS if contract in p)
+
+
+def may_show(cards: np.ndarray, players: int, extra: int = 0) -> np.ndarray:
+    """(N,) bool: ``cards`` ((N, k) card ids) hold enough trumps and Excuse for a poignée,
+    counting ``extra`` more cards (what a chien might still bring)."""
+    return trumps_and_excuse(cards) + extra >= poignee_thresholds(players)[0]
+
+
+def play_pair(
+    deals: Deals,
+    taker: np.ndarray,
+    contract: Contract,
+    policy,
+    *,
+    rng: np.random.Generator,
+    called: np.ndarray | int | None,
+    replay: np.ndarray,
+) -> PairPlay:
+    """Play ``deals`` under ``contract``'s pair (the poignée hidden, the chelem not announced),
+    then the deals where ``replay`` ((N,) bool) holds again with the poignée shown.
+
+    ``taker``: (N,) int64 seats; ``called``: the called card (5 players), one or (N,).
+    """
+    first = pair_of(contract)[0]
+    hidden = play(deals, taker, first, policy, rng=rng, called=called, taker_poignee=False)
+    hidden_scores = {c: score(hidden, c) for c in pair_of(contract)}
+    rows = np.flatnonzero(replay)
+    if rows.size == 0:
+        return PairPlay(hidden, hidden_scores)
+    if rows.size < len(deals):
+        deals = Deals(deals.players, deals.cards[rows])
+        taker = taker[rows]
+        called = called[rows] if isinstance(called, np.ndarray) else called
+    shown = play(deals, taker, first, policy, rng=rng, called=called, taker_poignee=True)
+    shown_scores = {c: score(shown, c) for c in pair_of(contract)}
+    return PairPlay(hidden, hidden_scores, rows, shown, shown_scores)
