@@ -2,15 +2,17 @@
 
 The work of ``n_items`` samples is cut into chunks of ``chunk_size`` (the last one may be
 smaller). Chunk ``k`` draws from its own generator, seeded by
-``numpy.random.SeedSequence(seed).spawn(n_chunks)[k]``, so each chunk's result depends only on
-the seed, the sample count and the chunk size — never on how many workers run the chunks or in
-which order they finish. Results come back in chunk order.
+``numpy.random.SeedSequence(seed).spawn(n_chunks)[k]`` (:func:`chunk_seed`), so each chunk's
+result depends only on the seed, the sample count and the chunk size — never on how many
+workers run the chunks, in which order they finish, or which other chunks run at all (a study
+resumed computes only its missing chunks). :func:`map_chunks` returns the results in chunk
+order; :func:`iter_chunks` yields each with its index, as it is computed.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import joblib
@@ -56,10 +58,52 @@ def chunk_sizes(n_items: int, chunk_size: int) -> list[int]:
     return [chunk_size] * full + ([rest] if rest else [])
 
 
+def chunk_seed(seed: int, index: int) -> np.random.SeedSequence:
+    """The seed of chunk ``index``: the ``index``-th child of ``SeedSequence(seed).spawn``."""
+    return np.random.SeedSequence(seed, spawn_key=(index,))
+
+
 def _run_chunk(
-    task: Callable[..., T], seed: np.random.SeedSequence, n: int, kwargs: dict[str, Any]
-) -> T:
-    return task(np.random.default_rng(seed), n, **kwargs)
+    index: int, task: Callable[..., T], seed: np.random.SeedSequence, n: int, kwargs: dict
+) -> tuple[int, T]:
+    return index, task(np.random.default_rng(seed), n, **kwargs)
+
+
+def iter_chunks(
+    task: Callable[..., T],
+    n_items: int,
+    *,
+    seed: int,
+    chunk_size: int,
+    jobs: int = 1,
+    backend: str | None = None,
+    indices: Sequence[int] | None = None,
+    ordered: bool = True,
+    **task_kwargs: Any,
+) -> Iterator[tuple[int, T]]:
+    """``(k, task(rng_k, n_k, **task_kwargs))`` for the chunks ``indices`` (default: all), each
+    as soon as it is computed: in chunk order, or with ``ordered=False`` as they finish (so a
+    caller can store each at once).
+
+    ``task`` must be picklable when the chunks leave this process (a module-level function).
+    With the local backend (``"loky"``, the default), ``jobs`` workers (0 or -1: all cores)
+    run the chunks, and one worker runs them here, without joblib. Any other joblib backend
+    (``"threading"``, or ``"dask"`` once a Dask client exists) always receives the chunks and
+    sizes itself (a cluster uses all its workers): ``jobs`` is then not used.
+    """
+    sizes = chunk_sizes(n_items, chunk_size)
+    wanted = range(len(sizes)) if indices is None else indices
+    backend = backend or DEFAULT_BACKEND
+    local = backend == DEFAULT_BACKEND
+    workers = min(choose_jobs(jobs), max(len(wanted), 1)) if local else -1
+    calls = ((k, task, chunk_seed(seed, k), sizes[k], task_kwargs) for k in wanted)
+    if workers == 1:
+        for call in calls:
+            yield _run_chunk(*call)
+        return
+    order = "generator" if ordered else "generator_unordered"
+    with joblib.parallel_config(backend=backend, n_jobs=workers):
+        yield from joblib.Parallel(return_as=order)(joblib.delayed(_run_chunk)(*c) for c in calls)
 
 
 def map_chunks(
@@ -73,34 +117,16 @@ def map_chunks(
     on_done: Callable[[int], None] | None = None,
     **task_kwargs: Any,
 ) -> list[T]:
-    """``[task(rng_k, n_k, **task_kwargs) for each chunk k]``, computed on ``jobs`` workers.
-
-    ``task`` must be picklable when ``jobs > 1`` (a module-level function). ``jobs = 1`` runs in
-    this process without joblib; otherwise joblib runs the chunks with ``backend`` (default
-    ``"loky"``; any joblib backend, e.g. ``"dask"`` once a Dask client exists). ``on_done``
-    receives the number of items finished so far, after each chunk.
+    """``[task(rng_k, n_k, **task_kwargs) for each chunk k]``, in chunk order, computed on
+    ``jobs`` workers with ``backend`` as :func:`iter_chunks` says. ``on_done`` receives the
+    number of items finished so far, after each chunk.
     """
-    sizes = chunk_sizes(n_items, chunk_size)
-    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    workers = min(choose_jobs(jobs), max(len(sizes), 1))
     results: list[T] = []
-    finished = 0
-    if workers == 1:
-        for chunk_seed, n in zip(seeds, sizes, strict=True):
-            results.append(_run_chunk(task, chunk_seed, n, task_kwargs))
-            finished += n
-            if on_done is not None:
-                on_done(finished)
-        return results
-    with joblib.parallel_config(backend=backend or DEFAULT_BACKEND, n_jobs=workers):
-        # A generator keeps chunk order and lets progress be reported as chunks finish.
-        outputs = joblib.Parallel(return_as="generator")(
-            joblib.delayed(_run_chunk)(task, chunk_seed, n, task_kwargs)
-            for chunk_seed, n in zip(seeds, sizes, strict=True)
-        )
-        for result, n in zip(outputs, sizes, strict=True):
-            results.append(result)
-            finished += n
-            if on_done is not None:
-                on_done(finished)
+    chunks = iter_chunks(
+        task, n_items, seed=seed, chunk_size=chunk_size, jobs=jobs, backend=backend, **task_kwargs
+    )
+    for index, result in chunks:
+        results.append(result)
+        if on_done is not None:
+            on_done(min(n_items, (index + 1) * chunk_size))
     return results

@@ -17,12 +17,12 @@ chien's for Prise and Garde, reach the threshold. With 5 players the taker calls
 
 from __future__ import annotations
 
+import ast
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import joblib
 import numpy as np
 import pandas as pd
 
@@ -33,7 +33,7 @@ from .game import BIDS, Contract, check_players
 from .greedy import GreedyPolicy
 from .heuristic import heuristic_bids, point_counts
 from .paired import may_show, play_pair
-from .parallel import DEFAULT_BACKEND, choose_jobs
+from .parallel import iter_chunks
 from .scoring import PAIRS
 
 DEFAULT_CHUNK_HANDS = 32
@@ -45,30 +45,35 @@ _DRAW_BLOCK = 1 << 16
 """Hands dealt at most per rejection round."""
 _HOPELESS_DRAWS = 20_000_000
 
-_NUMBER_MODULES = (
-    "bitboard",
-    "calling",
-    "cards",
-    "deal",
-    "ecart",
-    "engine",
-    "game",
-    "greedy",
-    "heuristic",
-    "policy",
-    "scoring",
-    "study",
-)
-"""The modules a study's numbers come from (dealing, play, scoring, the point count)."""
+
+def number_sources() -> list[Path]:
+    """The analyser's source files a study's numbers come from: this module and every module
+    of the package it imports, directly or not (read from their ``from .x import`` lines, those
+    inside functions included), sorted by name."""
+    folder = Path(__file__).parent
+    seen: set[str] = set()
+    todo = [Path(__file__).stem]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        tree = ast.parse((folder / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    todo.append(node.module.split(".")[0])
+                else:  # from . import bitboard as bb
+                    todo.extend(alias.name for alias in node.names)
+    return [folder / f"{name}.py" for name in sorted(seen)]
 
 
 def code_version() -> str:
-    """A short digest of the source of :data:`_NUMBER_MODULES`: a study resumed with other
-    code would mix the numbers of two versions, so the study records it."""
+    """A short digest of :func:`number_sources`: a study resumed with other code would mix the
+    numbers of two versions, so the study records it."""
     digest = hashlib.sha256()
-    folder = Path(__file__).parent
-    for name in _NUMBER_MODULES:
-        digest.update((folder / f"{name}.py").read_bytes())
+    for path in number_sources():
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -240,28 +245,15 @@ def format_cards_each(cards: np.ndarray) -> list[str]:
     return [format_cards([int(card)]) for card in cards]
 
 
-def chunk_seed(seed: int, index: int) -> np.random.SeedSequence:
-    """The seed of chunk ``index``: the ``index``-th child of ``SeedSequence(seed).spawn``."""
-    return np.random.SeedSequence(seed, spawn_key=(index,))
-
-
-def run_chunk(parameters: StudyParameters, index: int) -> tuple[int, pd.DataFrame]:
-    """Chunk ``index`` of the study: ``(index, its per-hand table)``."""
-    rng = np.random.default_rng(chunk_seed(parameters.seed, index))
-    frame = study_chunk(
-        rng,
-        parameters.chunk_hands_of(index),
-        players=parameters.players,
-        samples=parameters.samples,
-        first_id=index * parameters.chunk_hands,
-        min_points=parameters.min_points,
-    )
-    return index, frame
+def _unnumbered_chunk(
+    rng: np.random.Generator, n: int, *, players: int, samples: int, min_points: int
+) -> pd.DataFrame:
+    return study_chunk(rng, n, players=players, samples=samples, min_points=min_points)
 
 
 def run_chunks(
     parameters: StudyParameters,
-    indices: list[int],
+    indices: Sequence[int],
     *,
     jobs: int = 1,
     backend: str | None = None,
@@ -269,18 +261,28 @@ def run_chunks(
     """Compute the chunks ``indices`` on ``jobs`` workers, yielding ``(index, table)`` as each
     finishes (in any order), so the caller can store every chunk as soon as it exists.
 
-    ``backend``: a joblib backend (default ``"loky"``, local processes). Any other backend —
-    ``"dask"`` once a Dask client exists — always receives the chunks, and sizes itself (a
-    cluster's workers): ``jobs`` is then not used.
+    ``backend``: a joblib backend (default ``"loky"``, local processes); any other (``"dask"``
+    once a Dask client exists) sizes itself, see :func:`parallel.iter_chunks`.
     """
-    backend = backend or DEFAULT_BACKEND
-    local = backend == DEFAULT_BACKEND
-    workers = min(choose_jobs(jobs), max(len(indices), 1)) if local else -1
-    if workers == 1:
-        for index in indices:
-            yield run_chunk(parameters, index)
-        return
-    with joblib.parallel_config(backend=backend, n_jobs=workers):
-        yield from joblib.Parallel(return_as="generator_unordered")(
-            joblib.delayed(run_chunk)(parameters, index) for index in indices
-        )
+    chunks = iter_chunks(
+        _unnumbered_chunk,
+        parameters.hands,
+        seed=parameters.seed,
+        chunk_size=parameters.chunk_hands,
+        jobs=jobs,
+        backend=backend,
+        indices=indices,
+        ordered=False,
+        players=parameters.players,
+        samples=parameters.samples,
+        min_points=parameters.min_points,
+    )
+    for index, frame in chunks:
+        # Hand ids number the study's hands: chunk k's begin at k × chunk_hands.
+        frame["hand_id"] += index * parameters.chunk_hands
+        yield index, frame
+
+
+def run_chunk(parameters: StudyParameters, index: int) -> tuple[int, pd.DataFrame]:
+    """Chunk ``index`` of the study, here: ``(index, its per-hand table)``."""
+    return next(run_chunks(parameters, [index]))

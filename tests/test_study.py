@@ -8,12 +8,13 @@ from tarot_advisor.analyzer.cards import EXCUSE, IS_TRUMP, PETIT, parse_cards
 from tarot_advisor.analyzer.deal import DealError, PetitSecError, complete, deal, petit_sec
 from tarot_advisor.analyzer.game import BIDS, hand_size
 from tarot_advisor.analyzer.heuristic import point_count, point_counts
+from tarot_advisor.analyzer.parallel import chunk_seed
 from tarot_advisor.analyzer.study import (
     StudyError,
     StudyParameters,
-    chunk_seed,
     columns,
     draw_hands,
+    number_sources,
     run_chunk,
     study_chunk,
 )
@@ -186,3 +187,9 @@ def test_bad_study_parameters_are_refused(kwargs, message):
     arguments = {"players": 4, "hands": 10, "samples": 10, "seed": 0, **kwargs}
     with pytest.raises(StudyError, match=message):
         StudyParameters(**arguments)
+
+
+def test_the_code_digest_covers_every_module_the_numbers_come_from():
+    names = {path.stem for path in number_sources()}
+    assert {"study", "paired", "engine", "greedy", "ecart", "scoring", "deal", "heuristic"} <= names
+    assert "advisor" not in names  # the advisor's output is not a study's number
