@@ -28,12 +28,8 @@ from tarot_advisor.cli.options import (
     seed_option,
 )
 from tarot_advisor.cli.progress import progress
-from tarot_advisor.reports.thresholds import (
-    StudyFolderError,
-    assemble,
-    run_study,
-    write_report,
-)
+from tarot_advisor.reports.thresholds import write_report
+from tarot_advisor.reports.thresholds_folder import StudyFolderError, assemble, run_study
 
 INTERRUPTED = 1
 

@@ -24,7 +24,7 @@ from click.testing import CliRunner
 
 from tarot_advisor.analyzer.study import StudyParameters
 from tarot_advisor.cli.advise import main as advise
-from tarot_advisor.reports.thresholds import HANDS_FILE, assemble, run_study
+from tarot_advisor.reports.thresholds_folder import HANDS_FILE, assemble, run_study
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -11,13 +11,12 @@ from click.testing import CliRunner
 from tarot_advisor.analyzer.game import BIDS
 from tarot_advisor.analyzer.study import StudyParameters, columns
 from tarot_advisor.cli.report import main
-from tarot_advisor.reports import thresholds
-from tarot_advisor.reports.thresholds import (
+from tarot_advisor.reports import thresholds_folder
+from tarot_advisor.reports.thresholds_fit import fit_thresholds, last_upward_crossing
+from tarot_advisor.reports.thresholds_folder import (
     StudyFolderError,
     assemble,
     chunk_path,
-    fit_thresholds,
-    last_upward_crossing,
     run_study,
 )
 
@@ -126,7 +125,7 @@ def test_an_interrupted_run_keeps_its_chunks_and_resumes_to_the_same_file(small_
 
 
 def test_a_full_disk_keeps_the_completed_chunks_and_says_how_to_finish(tmp_path, monkeypatch):
-    real_replace = thresholds.os.replace
+    real_replace = thresholds_folder.os.replace
     calls = []
 
     def replace(source, target):
@@ -135,7 +134,7 @@ def test_a_full_disk_keeps_the_completed_chunks_and_says_how_to_finish(tmp_path,
             raise OSError(28, "No space left on device")
         real_replace(source, target)
 
-    monkeypatch.setattr(thresholds.os, "replace", replace)
+    monkeypatch.setattr(thresholds_folder.os, "replace", replace)
     out = tmp_path / "full"
     result = _run_cli(out)
     assert result.exit_code == 1
@@ -271,3 +270,10 @@ def test_resuming_with_changed_analyser_code_is_refused(small_study, tmp_path):
     result = _run_cli(out, "--resume")
     assert result.exit_code == 2
     assert "code has changed" in result.output and "another folder" in result.output
+
+
+def test_a_study_too_small_to_fill_a_bin_still_writes_its_report(tmp_path):
+    arguments = ["thresholds", "--hands", "3", "--samples", "4", "--jobs", "1", "--quiet"]
+    result = CliRunner().invoke(main, [*arguments, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "report.html").exists() and (tmp_path / "poignee.png").exists()

@@ -1,0 +1,190 @@
+"""The thresholds study's folder: its files, running the missing chunks, resuming.
+
+The folder holds ``run.json`` (the parameters, a digest of the analyser's code and the
+computing seconds spent so far), ``chunks/NNNNN.csv`` (each chunk's hands, written atomically
+as soon as the chunk is done), ``hands.csv`` (the chunks put together), and what
+:mod:`.thresholds` renders: the PNG charts, ``report.html`` and ``summary.json``. A run that
+stops — Ctrl-C, a lost worker, a full disk — keeps every chunk already written; resuming
+computes only the missing chunks, and since each chunk's numbers depend only on the seed and
+the study's sizes (:mod:`analyzer.study`), the final ``hands.csv`` is the same, byte for byte,
+as an uninterrupted run's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from tarot_advisor.analyzer.study import StudyParameters, code_version, run_chunks
+
+RUN_FILE = "run.json"
+CHUNKS = "chunks"
+HANDS_FILE = "hands.csv"
+FLOAT_FORMAT = "%.6g"
+"""Enough digits for means of a few thousand samples; fixed so that files compare byte by byte."""
+
+
+class StudyFolderError(ValueError):
+    """The output folder cannot take this run (it holds another study, or results without
+    ``--resume``)."""
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What one call of :func:`run_study` did."""
+
+    computed: int
+    """Chunks computed by this call."""
+    kept: int
+    """Chunks found already done (resumed)."""
+    seconds: float
+    """Wall-clock seconds this call spent computing."""
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and :func:`os.replace`, so that the
+    file is either absent or complete, never half written."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def chunk_path(out: Path, index: int) -> Path:
+    return out / CHUNKS / f"{index:05d}.csv"
+
+
+def read_run(out: Path) -> dict | None:
+    path = out / RUN_FILE
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise StudyFolderError(f"{path} is not a study's run.json ({error})") from None
+
+
+def _holds_results(out: Path) -> bool:
+    """Whether ``out`` holds a report's files (this study's or another's) that a run would
+    overwrite."""
+    chunks = out / CHUNKS
+    files = (RUN_FILE, HANDS_FILE, "summary.json", "report.html")
+    return any((out / name).exists() for name in files) or (
+        chunks.is_dir() and any(chunks.iterdir())
+    )
+
+
+def prepare_folder(out: Path, parameters: StudyParameters, *, resume: bool) -> None:
+    """Check that ``out`` can take this run and record its parameters in ``run.json``.
+
+    Raises :class:`StudyFolderError` when ``out`` holds results and ``resume`` is false, holds
+    results but no study to resume, or holds a study with other parameters.
+    """
+    wanted = parameters.to_dict()
+    previous = read_run(out) if resume else None
+    if previous is None and out.exists() and _holds_results(out):
+        if resume:
+            raise StudyFolderError(
+                f"{out} holds results but no {RUN_FILE} of a thresholds study to resume: "
+                "choose another folder"
+            )
+        raise StudyFolderError(
+            f"{out} already holds a study's results: add --resume to finish or reuse it, "
+            "or choose another folder"
+        )
+    if previous is not None and previous.get("code") != code_version():
+        raise StudyFolderError(
+            f"the analyser's code has changed since the study in {out} began, and resuming "
+            "would mix the numbers of two versions: run it again in another folder"
+        )
+    if previous is not None:
+        stored = {key: previous.get(key) for key in wanted}
+        if stored != wanted:
+            differ = ", ".join(
+                f"{k} {stored[k]} (asked {wanted[k]})" for k in wanted if stored[k] != wanted[k]
+            )
+            raise StudyFolderError(
+                f"{out} holds a study with other parameters ({differ}): resume it with the "
+                "same ones, or choose another folder"
+            )
+    (out / CHUNKS).mkdir(parents=True, exist_ok=True)
+    if previous is None:
+        _write_atomically(
+            out / RUN_FILE,
+            json.dumps({**wanted, "code": code_version(), "compute_seconds": 0.0}) + "\n",
+        )
+
+
+def missing_chunks(out: Path, parameters: StudyParameters) -> list[int]:
+    """The chunks whose file is not there yet, in order."""
+    return [k for k in range(parameters.n_chunks) if not chunk_path(out, k).exists()]
+
+
+def run_study(
+    out: Path,
+    parameters: StudyParameters,
+    *,
+    resume: bool = False,
+    jobs: int = 1,
+    backend: str | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> RunOutcome:
+    """Compute the missing chunks of the study in ``out``, each written as soon as it is done.
+
+    ``on_chunk`` receives the number of hands done so far (those resumed included). Whatever
+    stops the run (an exception, Ctrl-C), the chunks written stay, and the computing time spent
+    is added to ``run.json``.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    prepare_folder(out, parameters, resume=resume)
+    todo = missing_chunks(out, parameters)
+    done_hands = parameters.hands - sum(parameters.chunk_hands_of(k) for k in todo)
+    if on_chunk is not None:
+        on_chunk(done_hands)
+    start = time.perf_counter()
+    computed = 0
+    try:
+        for index, frame in run_chunks(parameters, todo, jobs=jobs, backend=backend):
+            text = frame.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
+            _write_atomically(chunk_path(out, index), text)
+            computed += 1
+            done_hands += len(frame)
+            if on_chunk is not None:
+                on_chunk(done_hands)
+    finally:
+        seconds = time.perf_counter() - start
+        if computed:
+            run = read_run(out) or parameters.to_dict()
+            run["compute_seconds"] = float(run.get("compute_seconds", 0.0)) + seconds
+            _write_atomically(out / RUN_FILE, json.dumps(run) + "\n")
+    return RunOutcome(computed, parameters.n_chunks - len(todo), seconds if computed else 0.0)
+
+
+def assemble(out: Path, parameters: StudyParameters) -> pd.DataFrame:
+    """Join the chunk files, in order, into ``hands.csv`` and return its table.
+
+    The file is the chunks' text put end to end (one header), so it depends only on them.
+    """
+    missing = missing_chunks(out, parameters)
+    if missing:
+        raise StudyFolderError(
+            f"{len(missing)} chunk(s) of {parameters.n_chunks} are missing in {out / CHUNKS}: "
+            "run again with --resume"
+        )
+    parts = []
+    for index in range(parameters.n_chunks):
+        text = chunk_path(out, index).read_text(encoding="utf-8")
+        header, _, body = text.partition("\n")
+        if index == 0:
+            parts.append(header + "\n")
+        parts.append(body)
+    _write_atomically(out / HANDS_FILE, "".join(parts))
+    return pd.read_csv(out / HANDS_FILE, keep_default_na=False, na_values=[""])
