@@ -1,0 +1,85 @@
+"""``tarot-play FILE|-``: what to play now, every legal card with its expected score.
+
+Reads one partial record (design.md: the deal record's keys, the tricks so far, ``seat`` and
+``hand``), checks it, and plays every legal card of the user out on the same consistent deals
+of the unseen cards. Exit code 2 for input that is not a possible state of a deal.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import click
+
+from tarot_advisor.analyzer.cardplay import DEFAULT_SAMPLES, CardAdvice, advise_play
+from tarot_advisor.analyzer.cards import format_card, format_cards
+from tarot_advisor.analyzer.position import PositionError, read_position
+from tarot_advisor.analyzer.record import RecordSyntaxError, load_records
+from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.options import jobs_option, json_option, seed_option
+from tarot_advisor.cli.replay import read_source
+
+Z95 = 1.96
+
+
+def table(advice: CardAdvice, seconds: float) -> str:
+    """The human table: one row per legal card, best first, the greedy's card marked."""
+    position = advice.position
+    side = "taker" if position.seat == position.taker else "defence"
+    trick = len(position.tricks) + (not position.current)
+    lines = [
+        f"Seat {position.seat} ({side}), {position.contract.label}, trick {trick}:"
+        f" {format_cards(position.hand)}",
+    ]
+    if position.current:
+        lines.append(f"On the table: {format_cards(position.current, sort=False)}")
+    lines += ["", "Card       E[score] (you)     P(make)"]
+    for estimate in advice.cards:
+        mark = "  ◀ greedy" if estimate.card == advice.greedy_choice else ""
+        score, make = estimate.expected_score, estimate.p_make
+        lines.append(
+            f"{format_card(estimate.card):<7} {score.mean:+9.1f} ± {Z95 * score.se:5.1f}"
+            f"   {100 * make.mean:5.1f}% ± {100 * Z95 * make.se:4.1f}{mark}"
+        )
+    lines += [
+        "",
+        f"{advice.samples:,} deals of the unseen cards · seed {advice.seed} · {seconds:.2f} s"
+        " · ± = 95% interval · P(make): the taker makes the contract",
+    ]
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("source", metavar="FILE|-")
+@click.option(
+    "--samples",
+    type=click.IntRange(min=2),
+    default=DEFAULT_SAMPLES,
+    show_default=True,
+    help="Deals of the unseen cards (the same ones for every card).",
+)
+@seed_option()
+@jobs_option(default=1, help="Worker processes (0 = all cores).")
+@json_option()
+def main(source: str, samples: int, seed: int, jobs: int, as_json: bool) -> None:
+    """What to play now: every legal card, its expected score for you and P(make), ranked."""
+    try:
+        (data,) = load_records(read_source(source))
+    except RecordSyntaxError as error:
+        fail(str(error))
+    except ValueError:
+        fail("give one partial record, not several")
+    try:
+        position = read_position(data)
+    except PositionError as error:
+        fail(str(error))
+    if position.to_play != position.seat:
+        fail(f"it is seat {position.to_play}'s turn to play, not seat {position.seat}'s (yours)")
+    start = time.perf_counter()
+    advice = advise_play(position, samples=samples, seed=seed, jobs=jobs)
+    seconds = time.perf_counter() - start
+    if as_json:
+        click.echo(json.dumps(advice.to_dict() | {"seconds": seconds}, ensure_ascii=False))
+    else:
+        click.echo(table(advice, seconds))

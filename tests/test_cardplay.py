@@ -1,0 +1,142 @@
+"""Card-play advice: deals continued from a position are legal and keep what was played; on end
+positions where one card is plainly right, that card ranks first; only legal cards are listed."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from tarot_advisor.analyzer.cardplay import advise_play
+from tarot_advisor.analyzer.cards import format_card, parse_cards
+from tarot_advisor.analyzer.game import Contract, chien_size, hand_size
+from tarot_advisor.analyzer.midgame import continue_play, draw_worlds
+from tarot_advisor.analyzer.position import read_position
+from tarot_advisor.analyzer.record import record_of_game, replay
+from tarot_advisor.analyzer.referee import Game
+from tarot_advisor.analyzer.rules import is_petit_sec
+from tarot_advisor.analyzer.scoring import records, score
+
+
+def end_position(
+    players: int,
+    contract: str,
+    taker: int,
+    leader: int,
+    kept: dict[int, str],
+    seed: int,
+    called: str | None = None,
+) -> dict:
+    """A partial record, as ``leader`` sees it, whose seats still hold ``kept`` (seat → cards)
+    and where ``leader`` is to lead: a random legal deal played at random by the referee, the
+    kept cards never played, tried again until such a deal gives ``leader`` the lead."""
+    rng = random.Random(seed)
+    kept_cards = {seat: parse_cards(text) for seat, text in kept.items()}
+    left = len(next(iter(kept_cards.values())))
+    reserved = {c for cards in kept_cards.values() for c in cards}
+    for _ in range(5000):
+        rest = [c for c in range(78) if c not in reserved]
+        rng.shuffle(rest)
+        size, hands = hand_size(players) - left, []
+        for seat in range(players):
+            hands.append(kept_cards[seat] + rest[seat * size : (seat + 1) * size])
+        chien = rest[players * size :]
+        assert len(chien) == chien_size(players)
+        if any(is_petit_sec(hand) for hand in hands):
+            continue
+        call = None if called is None else parse_cards(called)[0]
+        game = Game(players, hands, taker, Contract(contract), chien=chien, called=call)
+        while len(game.tricks) < hand_size(players) - left:
+            free = [c for c in game.legal_plays() if c not in reserved]
+            if not free:
+                break
+            game.play(rng.choice(free))
+        if len(game.tricks) == hand_size(players) - left and game.to_play == leader:
+            record = record_of_game(game, with_result=False)
+            record.pop("chien")
+            record.pop("discard")
+            record["seat"] = leader
+            record["hand"] = [format_card(c) for c in kept_cards[leader]]
+            return json.loads(json.dumps(record))
+    raise AssertionError("no deal reaches that end position")
+
+
+def test_the_21_first_saves_the_petit_au_bout():
+    # Two tricks to go; the taker (seat 0) holds the 21 and the Petit, a defender the 5 and no
+    # other trump. The 21 first draws the 5; the Petit then wins the last trick (au bout).
+    # The Petit first would fall to the 5.
+    data = end_position(
+        4, "garde_sans", 0, 0, {0: "21 1", 1: "5 3♦", 2: "4♦ 2♦", 3: "7♠ 6♠"}, seed=1
+    )
+    advice = advise_play(read_position(data), samples=200, seed=3)
+    assert [format_card(c.card) for c in advice.cards] == ["21", "1"]
+    best, worst = advice.cards
+    assert best.expected_score.mean - worst.expected_score.mean > 40  # 10×4 au bout, and more
+
+
+def test_a_defender_cashes_the_king_before_losing_the_lead():
+    # No trumps left. Seat 0 (defending) holds the R♥ and the 2♣; the taker the R♣ and the D♦.
+    # Lead the 2♣ and the taker wins it, then leads the D♦: the R♥ falls to the taker.
+    data = end_position(
+        4, "garde_sans", 1, 0, {0: "R♥ 2♣", 1: "R♣ D♦", 2: "5♥ 4♦", 3: "6♥ 3♣"}, seed=2
+    )
+    position = read_position(data)
+    advice = advise_play(position, samples=200, seed=4)
+    assert format_card(advice.cards[0].card) == "R♥"
+    assert {format_card(c.card) for c in advice.cards} == {"R♥", "2♣"}
+
+
+def test_only_legal_cards_are_listed_and_the_greedy_choice_is_one_of_them():
+    # Seat 0 leads the 2♥; seat 1, with two hearts and a trump, may play only its hearts.
+    data = end_position(
+        4, "garde_sans", 2, 0, {0: "2♥ 3♠ 4♠", 1: "R♥ 5♥ 9", 2: "5♠ 6♠ 7♠", 3: "8♠ 9♠ 10♠"}, 5
+    )
+    data["tricks"].append(["2♥"])
+    data["seat"], data["hand"] = 1, ["R♥", "5♥", "9"]
+    position = read_position(data)
+    assert set(position.legal()) == set(parse_cards("R♥ 5♥"))
+    advice = advise_play(position, samples=50, seed=1)
+    listed = {c.card for c in advice.cards}
+    assert listed == set(position.legal())
+    assert advice.greedy_choice in listed
+
+
+def test_continuations_replay_the_record_then_play_legally_to_the_end():
+    data = end_position(
+        4, "garde_sans", 0, 0, {0: "21 1 R♠", 1: "5 3♦ 2♦", 2: "4♦ 6♦ 7♦", 3: "7♠ 6♠ 5♠"}, seed=7
+    )
+    position = read_position(data)
+    rng = np.random.default_rng(0)
+    worlds = draw_worlds(position, 20, rng)
+    run = continue_play(position, worlds, position.legal(), rng)
+    done = [card for trick in data["tricks"] for card in trick]
+    for record in records(run.playout, score(run.playout)):
+        played = [card for trick in record["tricks"] for card in trick]
+        assert played[: len(done)] == done
+        record.pop("result")
+        replay(record)  # raises on any illegal card
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_advice_on_three_and_five_players_lists_the_legal_cards(players):
+    kept = {
+        3: {0: "21 R♠", 1: "5 3♦", 2: "4♦ 2♦"},
+        5: {0: "21 R♠", 1: "5 3♦", 2: "4♦ 2♦", 3: "7♠ 6♠", 4: "8♠ 9♠"},
+    }[players]
+    called = "R♦" if players == 5 else None
+    data = end_position(players, "garde_sans", 0, 0, kept, seed=players, called=called)
+    position = read_position(data)
+    advice = advise_play(position, samples=40, seed=1)
+    assert {c.card for c in advice.cards} == set(position.legal())
+
+
+def test_same_seed_same_advice_whatever_the_jobs():
+    data = end_position(
+        4, "garde_sans", 0, 0, {0: "21 1 R♠", 1: "5 3♦ 2♦", 2: "4♦ 6♦ 7♦", 3: "7♠ 6♠ 5♠"}, seed=7
+    )
+    position = read_position(data)
+    one = advise_play(position, samples=600, seed=9, jobs=1).to_dict()
+    two = advise_play(position, samples=600, seed=9, jobs=2).to_dict()
+    assert one == two
