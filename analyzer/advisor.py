@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from .calibrated import CalibratedCount, calibrated_count
 from .calling import callable_rank
 from .cards import format_card, sort_cards, suited, trumps_and_excuse
 from .deal import Deals, PetitSecError, complete
@@ -122,6 +123,11 @@ class Analysis:
     def heuristic_agrees(self) -> bool:
         return self.point_count.bid == self.recommendation
 
+    @property
+    def calibrated(self) -> CalibratedCount:
+        """The hand's calibrated point count for this number of players (issue 12)."""
+        return calibrated_count(self.hand, self.players)
+
     def to_frame(self) -> pd.DataFrame:
         """One row per contract: P(make), E[score] with their standard errors, Petit au bout,
         chelem."""
@@ -143,6 +149,7 @@ class Analysis:
                 "points_with_distribution": self.point_count.points_with_distribution,
                 "bid": self.point_count.bid,
                 "breakdown": dict(self.point_count.breakdown),
+                "calibrated": {"points": self.calibrated.points, "bid": self.calibrated.bid},
             },
             "contracts": {
                 contract.value: {

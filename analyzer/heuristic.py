@@ -16,8 +16,9 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .calibrated import calibrated_count
 from .cards import EXCUSE, KING_RANK, N_CARDS, PETIT, RANK, SUIT, TRUMP, TWENTY_ONE
-from .game import BIDS
+from .game import BIDS, check_players
 
 TWENTY_ONE_POINTS = 10
 EXCUSE_POINTS = 8
@@ -141,6 +142,20 @@ def point_count(hand: Iterable[int]) -> PointCount:
         bid=bid_for(points, with_distribution),
         breakdown=MappingProxyType(breakdown),
     )
+
+
+def bid(hand: Iterable[int], players: int, table: str = "seed") -> str:
+    """The bid (one of :data:`~.game.BIDS`) a point count suggests for ``hand`` (card ids).
+
+    ``table="seed"``: the barème of rules.md §11, the same for every table; ``"calibrated"``:
+    the count fitted by simulation for ``players`` players (:mod:`calibrated`).
+    """
+    check_players(players)
+    if table == "seed":
+        return point_count(hand).bid
+    if table == "calibrated":
+        return calibrated_count(hand, players).bid
+    raise ValueError(f"the point-count table is 'seed' or 'calibrated', not {table!r}")
 
 
 def _weight(predicate: np.ndarray, value: int) -> np.ndarray:

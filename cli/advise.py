@@ -66,7 +66,7 @@ def render(analysis: Analysis) -> str:
         if analysis.position is not None
         else f"averaged over positions 1–{analysis.players}"
     )
-    count = analysis.point_count
+    count, calibrated = analysis.point_count, analysis.calibrated
     parts = [
         f"{BREAKDOWN_LABELS.get(name, name)} {value}"
         for name, value in count.breakdown.items()
@@ -74,13 +74,14 @@ def render(analysis: Analysis) -> str:
     ]
     lines = [
         f"Hand ({analysis.players} players, {where}): {format_cards(analysis.hand)}",
-        f"Point count: {count.points}"
+        f"Point count {count.points}"
         + (
             f" ({count.points_with_distribution} with distribution)"
             if count.points_with_distribution != count.points
             else ""
         )
-        + f" → {_bid_label(count.bid)}   [{', '.join(parts)}]",
+        + f" → {_bid_label(count.bid)} · calibrated count {calibrated.points} → "
+        f"{_bid_label(calibrated.bid)}   [barème: {', '.join(parts)}]",
     ]
     if analysis.called is not None:
         lines.append(f"Call: {format_card(analysis.called)}" + _call_note(analysis))

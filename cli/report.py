@@ -167,3 +167,6 @@ main.add_command(thresholds)
 from tarot_advisor.cli.report_check import check  # noqa: E402
 
 main.add_command(check)
+from tarot_advisor.cli.report_pointcount import pointcount  # noqa: E402
+
+main.add_command(pointcount)

@@ -1,0 +1,185 @@
+"""``tarot-report pointcount``: a point count players can add up at the table, calibrated by
+simulation (issue 12).
+
+It runs a thresholds study in ``OUT/study`` (``--resume`` finishes or reuses it, as in
+``tarot-report thresholds``; ``--backend dask`` runs it on Dask) or reads a finished one given
+with ``--study``, then fits and writes the report. Registered on the ``tarot-report`` group by
+:mod:`tarot_advisor.cli.report`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+import click
+
+from tarot_advisor.analyzer.study import DEFAULT_CHUNK_HANDS, StudyError, StudyParameters
+from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.options import jobs_option, players_option, quiet_option, seed_option
+from tarot_advisor.cli.progress import progress
+from tarot_advisor.cli.report_thresholds import _dask_client, _stopped, _worker_errors
+from tarot_advisor.reports.pointcount import (
+    PointCountError,
+    fit_study,
+    read_study,
+    write_report,
+)
+from tarot_advisor.reports.pointcount_fit import METHOD_LABELS
+from tarot_advisor.reports.thresholds_folder import (
+    HANDS_FILE,
+    RUN_FILE,
+    StudyFolderError,
+    assemble,
+    run_study,
+)
+
+
+def _finished(folder: Path, parameters: StudyParameters) -> bool:
+    """Whether ``folder`` holds this study finished (its hands.csv written): then it is read as
+    it is, even if the analyser's code has changed since (nothing would be mixed)."""
+    try:
+        run = json.loads((folder / RUN_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    wanted = parameters.to_dict()
+    return (folder / HANDS_FILE).exists() and all(run.get(k) == v for k, v in wanted.items())
+
+
+@click.command()
+@players_option()
+@click.option(
+    "--hands",
+    type=click.IntRange(min=1),
+    default=10_000,
+    show_default=True,
+    help="Random hands of the study.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=2),
+    default=500,
+    show_default=True,
+    help="Random deals of the unseen cards per hand.",
+)
+@seed_option()
+@jobs_option()
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Folder for the study, the fitted table, card.png and report.html.",
+)
+@click.option("--resume", is_flag=True, help="Finish (or reuse) the study already in OUT/study.")
+@click.option(
+    "--study",
+    "study_folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Fit on this finished thresholds study instead of running one (its hands, "
+    "samples and seed are its own).",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["loky", "dask"]),
+    default="loky",
+    show_default=True,
+    help="Where the study's chunks run.",
+)
+@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786).")
+@click.option(
+    "--chunk-hands",
+    type=click.IntRange(min=1),
+    default=DEFAULT_CHUNK_HANDS,
+    show_default=True,
+    help="Hands per chunk of the study.",
+)
+@quiet_option()
+def pointcount(
+    players: str,
+    hands: int,
+    samples: int,
+    seed: int,
+    jobs: int,
+    out: Path,
+    resume: bool,
+    study_folder: Path | None,
+    backend: str,
+    scheduler: str | None,
+    chunk_hands: int,
+    quiet: bool,
+) -> None:
+    """A point count players can add up at the table: new lines for the seed's count, new whole
+    points per item, both fitted on training hands and judged on held-out hands."""
+    if scheduler is not None and backend != "dask":
+        fail("--scheduler goes with --backend dask")
+    if study_folder is None:
+        try:
+            parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands)
+        except StudyError as error:
+            fail(str(error))
+        study_folder = out / "study"
+        if not (resume and _finished(study_folder, parameters)):
+            _run(study_folder, parameters, resume, jobs, backend, scheduler, quiet)
+    try:
+        study = read_study(study_folder)
+        if study.parameters.players != int(players):
+            fail(
+                f"the study in {study_folder} is of {study.parameters.players} players, "
+                f"not {players}"
+            )
+        result = fit_study(study)
+        write_report(out, study, result)
+    except (PointCountError, StudyError) as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot write into {out}: {error.strerror or error}")
+    click.echo(
+        f"Report: {out / 'report.html'} (card.png, the fitted table and held_out.csv beside it)"
+    )
+    click.echo(f"Held out ({study.parameters.hands:,} hands, {players} players):")
+    for row in result.held_out.itertuples():
+        click.echo(
+            f"  {METHOD_LABELS[row.method]:<28} agreement {100 * row.agreement:5.1f} %   "
+            f"regret {row.regret:6.2f} ± {row.regret_se:.2f} per hand"
+        )
+
+
+def _run(
+    folder: Path,
+    parameters: StudyParameters,
+    resume: bool,
+    jobs: int,
+    backend: str,
+    scheduler: str | None,
+    quiet: bool,
+) -> None:
+    """Run (or finish) the thresholds study into ``folder``, then put its hands.csv together."""
+    client = _dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
+    done = 0
+    try:
+        with client, progress(parameters.hands, "hands", quiet=quiet) as bar:
+
+            def on_chunk(count: int) -> None:
+                nonlocal done
+                done = count
+                bar(count)
+
+            outcome = run_study(
+                folder, parameters, resume=resume, jobs=jobs, backend=backend, on_chunk=on_chunk
+            )
+        assemble(folder, parameters)
+    except StudyFolderError as error:
+        fail(str(error))
+    except KeyboardInterrupt:
+        _stopped(folder, done, parameters.hands, "interrupted")
+    except _worker_errors() as error:
+        _stopped(folder, done, parameters.hands, f"a worker died ({type(error).__name__})")
+    except OSError as error:
+        _stopped(folder, done, parameters.hands, f"cannot write into {folder}: {error.strerror}")
+    if outcome.computed and not quiet:
+        click.echo(
+            f"Study: {outcome.computed} chunk(s) computed in {outcome.seconds:.1f} s"
+            + (f", {outcome.kept} resumed" if outcome.kept else ""),
+            err=True,
+        )

@@ -1,0 +1,225 @@
+"""``tarot-report pointcount``: the calibrated point count of one number of players, as a report
+folder.
+
+The folder holds ``study/`` (a thresholds study, or none when an existing study folder is
+reused), ``pointcount-<players>.json`` (the fitted table, ready to ship in
+``analyzer/tables/``), ``held_out.csv`` (agreement and regret per method, cross-validated),
+``summary.json``, the printable ``card.png`` and ``report.html``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from tarot_advisor.analyzer.calibrated import CountTable, table_name
+from tarot_advisor.analyzer.game import BIDS
+from tarot_advisor.analyzer.heuristic import (
+    GARDE_CONTRE_FROM,
+    GARDE_FROM,
+    GARDE_SANS_FROM,
+    PRISE_FROM,
+)
+from tarot_advisor.analyzer.study import StudyParameters
+from tarot_advisor.reports import pointcount_card
+from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
+from tarot_advisor.reports.pointcount_fit import (
+    FOLDS,
+    METHOD_LABELS,
+    SeedLines,
+    StudyHands,
+    fit_seed_lines,
+    fit_table,
+    held_out_bids,
+    held_out_table,
+    study_hands,
+)
+from tarot_advisor.reports.thresholds_folder import HANDS_FILE, RUN_FILE
+
+SEED_LINES = SeedLines(PRISE_FROM, GARDE_FROM, GARDE_SANS_FROM, GARDE_CONTRE_FROM)
+
+
+class PointCountError(ValueError):
+    """A study folder the point count cannot be fitted on."""
+
+
+@dataclass(frozen=True)
+class Study:
+    """A finished thresholds study, read from its public outputs."""
+
+    folder: Path
+    parameters: StudyParameters
+    code: str
+    seconds: float
+    frame: pd.DataFrame
+
+
+def read_study(folder: Path) -> Study:
+    """The finished study in ``folder`` (its ``run.json`` and ``hands.csv``)."""
+    try:
+        run = json.loads((folder / RUN_FILE).read_text(encoding="utf-8"))
+        frame = pd.read_csv(folder / HANDS_FILE, keep_default_na=False, na_values=[""])
+    except FileNotFoundError as error:
+        raise PointCountError(
+            f"{folder} holds no finished thresholds study ({Path(error.filename).name} is missing)"
+        ) from None
+    except (json.JSONDecodeError, UnicodeDecodeError, pd.errors.ParserError) as error:
+        raise PointCountError(f"{folder} holds an unreadable study ({error})") from None
+    fields = StudyParameters.__dataclass_fields__
+    parameters = StudyParameters(**{k: run[k] for k in fields if k in run})
+    if parameters.min_points:
+        raise PointCountError(
+            f"the study in {folder} holds only hands of {parameters.min_points} points or more: "
+            "a point count is fitted on uniform hands (a study without --min-points)"
+        )
+    if len(frame) != parameters.hands:
+        raise PointCountError(
+            f"{folder / HANDS_FILE} holds {len(frame)} hands, not {parameters.hands}"
+        )
+    return Study(
+        folder, parameters, str(run.get("code")), float(run.get("compute_seconds", 0)), frame
+    )
+
+
+def fit_code_version() -> str:
+    """A digest of the fitting code and the count's items, for the table's provenance."""
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    for path in (here / "pointcount_fit.py", here.parent / "analyzer" / "calibrated.py"):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def provenance(study: Study, held_out: pd.DataFrame) -> dict:
+    """What a shipped table records of where it comes from (no timings: the same run gives
+    the same table, byte for byte)."""
+    p = study.parameters
+    return {
+        "seed": p.seed,
+        "hands": p.hands,
+        "samples": p.samples,
+        "chunk_hands": p.chunk_hands,
+        "study_code_version": study.code,
+        "fit_code_version": fit_code_version(),
+        "command": (
+            f"tarot-report pointcount --players {p.players} --hands {p.hands} "
+            f"--samples {p.samples} --seed {p.seed} --chunk-hands {p.chunk_hands}"
+        ),
+        "held_out": {
+            row.method: {
+                "agreement": round(row.agreement, 4),
+                "regret": round(row.regret, 3),
+                "regret_se": round(row.regret_se, 3),
+            }
+            for row in held_out.itertuples()
+        },
+        "folds": FOLDS,
+    }
+
+
+@dataclass(frozen=True)
+class PointCountResult:
+    table: CountTable
+    seed_lines: SeedLines
+    held_out: pd.DataFrame
+    hands: StudyHands
+
+
+def fit_study(study: Study) -> PointCountResult:
+    """Cross-validate every method, then fit the shipped count on all the hands."""
+    hands = study_hands(study.frame, study.parameters.players)
+    held_out = held_out_table(hands, held_out_bids(hands))
+    table = fit_table(hands, provenance(study, held_out))
+    return PointCountResult(table, fit_seed_lines(hands), held_out, hands)
+
+
+def table_text(table: CountTable) -> str:
+    """The shipped JSON of a table (stable key order, one trailing newline)."""
+    return json.dumps(table.to_dict(), indent=1) + "\n"
+
+
+def _held_out_for_reader(held_out: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "method": [METHOD_LABELS[m] for m in held_out["method"]],
+            "agreement": [
+                f"{100 * a:.1f} % ± {100 * s:.1f}"
+                for a, s in zip(held_out["agreement"], held_out["agreement_se"], strict=True)
+            ],
+            "regret per hand": [
+                f"{r:.2f} ± {s:.2f}"
+                for r, s in zip(held_out["regret"], held_out["regret_se"], strict=True)
+            ],
+        }
+    )
+
+
+def _lines_table(seed_refitted: SeedLines, table: CountTable) -> pd.DataFrame:
+    def show(line: int | None) -> str:
+        return "never" if line is None else str(line)
+
+    return pd.DataFrame(
+        {
+            "bid": [pointcount_card.LABELS[b] for b in BIDS[1:]],
+            "seed count": [show(getattr(SEED_LINES, b)) for b in BIDS[1:]],
+            "seed count, refitted": [show(getattr(seed_refitted, b)) for b in BIDS[1:]],
+            "calibrated count": [show(table.thresholds[b]) for b in BIDS[1:]],
+        }
+    )
+
+
+def write_report(out: Path, study: Study, result: PointCountResult) -> dict:
+    """Write the table, ``held_out.csv``, ``summary.json``, ``card.png`` and ``report.html``
+    into ``out``; returns the summary."""
+    players = study.parameters.players
+    out.mkdir(parents=True, exist_ok=True)
+    (out / table_name(players)).write_text(table_text(result.table), encoding="utf-8")
+    result.held_out.to_csv(out / "held_out.csv", index=False, float_format="%.6g")
+    by_method = result.held_out.set_index("method")
+    summary = {
+        "players": players,
+        "study": str(study.folder),
+        "study_compute_seconds": study.seconds,
+        "table": result.table.to_dict(),
+        "seed_refitted_lines": vars(result.seed_lines),
+        "held_out": json.loads(result.held_out.to_json(orient="records")),
+        "regret_ratio": float(
+            by_method.loc["calibrated", "regret"] / by_method.loc["seed", "regret"]
+        ),
+    }
+    (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n")
+    examples = pointcount_card.worked_examples(result.hands, result.table)
+    card = png_bytes(pointcount_card.card(result.table, result.held_out, examples), dpi=120)
+    (out / "card.png").write_bytes(card)
+
+    p = study.parameters
+    report = HtmlReport(f"A calibrated point count for {players} players")
+    report.paragraph(
+        f"Fitted on {p.hands:,} random hands for {players} players, each analysed on "
+        f"{p.samples:,} random deals (thresholds study, seed {p.seed}). A count's regret on a "
+        "hand is the best expected score (pass = 0) minus the expected score of the bid it "
+        f"makes. Held-out figures: {FOLDS}-fold cross-validation, each hand bid on by the count "
+        "fitted without it; ± is one standard error over hands."
+    )
+    report.heading("The card")
+    report.figure(card, f"The calibrated count for {players} players, ready to print.")
+    report.heading("What each count costs, on held-out hands")
+    report.table(_held_out_for_reader(result.held_out))
+    report.heading("The bid lines")
+    report.table(_lines_table(result.seed_lines, result.table))
+    report.paragraph(
+        "Garde doubles every term of the score that Prise earns (the chelem's bonus aside) and "
+        "both are played alike, so where Prise beats passing in expectation, Garde beats it "
+        "more: a fitted Prise band is usually empty. The seed count's refitted lines read Prise "
+        "and Garde on its points, Garde Sans and Garde Contre on its points with distribution; "
+        "the calibrated count counts every item toward every bid.",
+        css_class="note",
+    )
+    report.heading("Provenance")
+    report.paragraph(json.dumps(dict(result.table.provenance)), css_class="note")
+    report.write(out / "report.html")
+    return summary
