@@ -26,7 +26,7 @@ from .calling import callable_rank
 from .cards import format_card, sort_cards, suited, trumps_and_excuse
 from .deal import Deals, PetitSecError, complete
 from .engine import Playout, play
-from .game import Contract, check_players, chien_size, hand_size, poignee_thresholds
+from .game import Contract, Side, check_players, chien_size, hand_size, poignee_thresholds
 from .greedy import GreedyPolicy
 from .heuristic import PointCount, point_count
 from .paired import may_show, play_pair
@@ -310,8 +310,8 @@ def _chunk(
                 samples[Choice(contract, called)] = ContractSamples(
                     made=scores.made,
                     score=scores.taker_score,
-                    petit=scores.petit_au_bout == 1,
-                    chelem=scores.chelem == 1,
+                    petit=scores.petit_au_bout == Side.TAKER,
+                    chelem=scores.chelem == Side.TAKER,
                     shown_score=pair.shown_score(contract) if replayed else None,
                     shown=pair.showed() if replayed else None,
                 )
@@ -345,7 +345,7 @@ def _announced_chunk(
         taker_poignee=False,
     )
     scores = score(playout)
-    return AnnouncedSamples(scores.taker_score, scores.chelem == 1)
+    return AnnouncedSamples(scores.taker_score, scores.chelem == Side.TAKER)
 
 
 def analyse_hand(

@@ -19,6 +19,33 @@ POINTS_NEEDED = (56, 51, 41, 36)
 POINTS2_NEEDED = tuple(2 * p for p in POINTS_NEEDED)
 
 
+class Side(enum.IntEnum):
+    """The two sides of a deal: the taker (with the 5-player partner) and the defence.
+
+    The vectorised engine keeps a side in int8 arrays as these numbers, 0 meaning no side (no
+    Petit au bout, no chelem); the referee and the outcomes use the members; JSON writes
+    :attr:`label`.
+    """
+
+    TAKER = 1
+    DEFENCE = -1
+
+    @property
+    def label(self) -> str:
+        """``"taker"`` or ``"defence"``, as outcomes and the test vectors write a side."""
+        return self.name.lower()
+
+    @classmethod
+    def of(cls, value: int | None) -> Side | None:
+        """The side numbered ``value`` (+1, −1), or ``None`` for 0 or ``None``."""
+        return cls(int(value)) if value else None
+
+    @classmethod
+    def from_label(cls, label: str | None) -> Side | None:
+        """The side a label names (``"taker"``, ``"defence"``), or ``None`` for ``None``."""
+        return None if label is None else cls[label.upper()]
+
+
 class PlayerCountError(ValueError):
     """A number of players other than 3, 4 or 5."""
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from .cards import N_CARDS, CardError, format_card, format_cards, parse_card
 from .game import Contract, PlayerCountError, check_players, hand_size
-from .referee import Game, Outcome
+from .outcome import Outcome
+from .referee import Game
 from .rules import as_contract, trick_winner
 
 REQUIRED_KEYS = ("players", "taker", "contract", "chien", "first_leader", "tricks")
@@ -267,7 +268,7 @@ def replay_game(data: Any) -> Game:
 
 
 def replay(data: Any) -> Outcome:
-    """The :class:`.referee.Outcome` of a record; raises as :func:`replay_game`."""
+    """The :class:`.outcome.Outcome` of a record; raises as :func:`replay_game`."""
     return replay_game(data).outcome()
 
 

@@ -7,12 +7,12 @@ keeps the tricks, and gives the :class:`Outcome` once the last card is down.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
-from .cards import EXCUSE, IS_BOUT, N_CARDS, POINTS2, format_card, format_cards
-from .game import Contract, check_players, chien_size, hand_size
+from .cards import EXCUSE, IS_BOUT, N_CARDS, POINTS2, format_cards
+from .game import Contract, Side, check_players, chien_size, hand_size
+from .outcome import Outcome
 from .rules import (
     DEFENCE,
     TAKER,
@@ -54,49 +54,6 @@ class Trick:
     @property
     def leader(self) -> int:
         return self.seats[0]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The result of a played deal, as a score sheet records it (points in card points)."""
-
-    players: int
-    contract: str
-    taker: int
-    partner: int | None
-    called: int | None
-    multiplier: int
-    taker_points: float
-    defence_points: float
-    bouts: int
-    needed: int
-    made: bool
-    difference: int
-    petit_au_bout: str | None
-    chelem: str | None
-    chelem_announced: bool
-    poignees: tuple[tuple[int, int], ...]
-    """(seat, bonus) of each poignée shown."""
-    poignee_bonus: int
-    chelem_bonus: int
-    per_defender: int
-    scores: tuple[int, ...]
-
-    def as_dict(self) -> dict:
-        """The ``tarot-replay --json`` object: plain JSON types, cards in the notation."""
-        data = asdict(self)
-        data["valid"] = True
-        data["called"] = None if self.called is None else format_card(self.called)
-        data["poignees"] = [{"seat": seat, "bonus": bonus} for seat, bonus in self.poignees]
-        data["scores"] = list(self.scores)
-        for key in ("taker_points", "defence_points"):
-            if float(data[key]).is_integer():
-                data[key] = int(data[key])
-        return data
-
-    def to_json(self) -> str:
-        """:meth:`as_dict` as one line of JSON."""
-        return json.dumps(self.as_dict(), ensure_ascii=False)
 
 
 class Game:
@@ -239,8 +196,8 @@ class Game:
 
     # --- play -------------------------------------------------------------------------------
 
-    def side(self, seat: int) -> str:
-        """``"taker"`` for the taker and the partner, ``"defence"`` for the others."""
+    def side(self, seat: int) -> Side:
+        """The taker's side for the taker and the partner, the defence for the others."""
         return TAKER if seat in (self.taker, self.partner) else DEFENCE
 
     @property
@@ -302,7 +259,7 @@ class Game:
 
     # --- the count --------------------------------------------------------------------------
 
-    def _count(self) -> tuple[dict[str, int], dict[str, int]]:
+    def _count(self) -> tuple[dict[Side, int], dict[Side, int]]:
         points2, bouts = {TAKER: 0, DEFENCE: 0}, {TAKER: 0, DEFENCE: 0}
         chelem = self.chelem() is not None
         for trick in self.tricks:
@@ -324,7 +281,7 @@ class Game:
         bouts[owner] += sum(int(IS_BOUT[c]) for c in aside or ())
         return points2, bouts
 
-    def chelem(self) -> str | None:
+    def chelem(self) -> Side | None:
         """The side that won every trick, or ``None``."""
         winners = {self.side(t.winner) for t in self.tricks}
         return winners.pop() if len(winners) == 1 else None

@@ -27,13 +27,13 @@ from .game import (
     POIGNEE_BONUSES,
     POINTS_NEEDED,
     Contract,
+    Side,
     chien_size,
     poignee_thresholds,
     taker_share,
 )
 
-TAKER, DEFENCE = "taker", "defence"
-"""The two sides, as written in outcomes and JSON."""
+TAKER, DEFENCE = Side.TAKER, Side.DEFENCE
 
 
 class RuleError(ValueError):
@@ -273,7 +273,7 @@ def contract_result(points: float, bouts: int) -> tuple[bool, int]:
 
 
 def last_trick_winner(
-    trick: Sequence[int], sides: Sequence[str], earlier_winners: Sequence[str]
+    trick: Sequence[int], sides: Sequence[Side], earlier_winners: Sequence[Side]
 ) -> int:
     """Index of the winner of the last trick: the Excuse wins it when its player's side won every
     earlier trick (chelem); otherwise as any trick. ``sides[i]`` is the side of the player of
@@ -295,8 +295,8 @@ def excuse_changes_side(last: bool, chelem: bool) -> bool:
 
 
 def card_owners(
-    trick: Sequence[int], sides: Sequence[str], winner: int, changes_side: bool
-) -> list[str]:
+    trick: Sequence[int], sides: Sequence[Side], winner: int, changes_side: bool
+) -> list[Side]:
     """The side each card of a finished trick goes to: the winner's, except the Excuse, which
     its player's side keeps unless ``changes_side`` (see :func:`excuse_changes_side`).
     ``sides[i]`` is the side of the player of ``trick[i]``; ``winner`` an index in ``trick``.
@@ -308,8 +308,8 @@ def card_owners(
 
 
 def excuse_exchange(
-    trick: Sequence[int], sides: Sequence[str], winner: int, changes_side: bool
-) -> str | None:
+    trick: Sequence[int], sides: Sequence[Side], winner: int, changes_side: bool
+) -> Side | None:
     """The side that receives a 0.5-point card for the Excuse kept by the other side, or ``None``.
 
     In points the Excuse's side counts 4.5 for it and gives 0.5 to the trick winner's side; the
@@ -325,8 +325,8 @@ def excuse_exchange(
 
 
 def petit_au_bout(
-    tricks: Sequence[Sequence[int]], winner_sides: Sequence[str], excuse_won_last: bool
-) -> str | None:
+    tricks: Sequence[Sequence[int]], winner_sides: Sequence[Side], excuse_won_last: bool
+) -> Side | None:
     """The side that wins the Petit au bout, or ``None``: the winner of the last trick if the
     Petit is in it; in a chelem whose last trick the Excuse won, the winner of the trick before if
     the Petit is there. ``winner_sides[k]`` is the side that won ``tricks[k]``.
@@ -338,7 +338,7 @@ def petit_au_bout(
     return None
 
 
-def chelem_bonus(chelem: str | None, announced: bool) -> int:
+def chelem_bonus(chelem: Side | None, announced: bool) -> int:
     """The chelem's part of S, from the taker's side: announced and made +400, made unannounced
     +200, announced and failed −200, made by the defence −200 (both count if both happen).
     """
@@ -356,7 +356,7 @@ def per_defender_score(
     contract: Contract | str,
     points: float,
     bouts: int,
-    petit_au_bout: str | None = None,
+    petit_au_bout: Side | None = None,
     poignee_bonus: int = 0,
     chelem_bonus: int = 0,
 ) -> int:

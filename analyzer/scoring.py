@@ -13,9 +13,9 @@ import numpy as np
 
 from . import bitboard as bb
 from . import vector_rules
-from .cards import format_card
 from .engine import Playout
-from .game import Contract
+from .game import Contract, Side
+from .outcome import Outcome
 from .record import make_record
 from .rules import poignee_bonus
 
@@ -26,7 +26,7 @@ class Scores:
 
     ``taker_points`` float64; ``bouts``, ``needed``, ``difference`` (signed, a remaining half
     point to the winning side), ``per_defender`` (S), ``taker_score`` (the taker's total) int64;
-    ``made`` bool; ``petit_au_bout`` and ``chelem`` int8 (+1 taker's side, −1 defence, 0 none);
+    ``made`` bool; ``petit_au_bout`` and ``chelem`` int8, the winning :class:`.game.Side` (0 none);
     ``scores`` (N, n) int64 by seat; ``chelem_bonus`` int64, the chelem's part of S.
     """
 
@@ -94,48 +94,37 @@ def score(playout: Playout, contract: Contract | None = None) -> Scores:
     )
 
 
-_SIDES = {1: "taker", -1: "defence", 0: None}
-
-
-def _number(value: float) -> float | int:
-    return int(value) if float(value).is_integer() else float(value)
-
-
-def result_dict(playout: Playout, scores: Scores, index: int) -> dict:
-    """The ``tarot-replay --json`` object of deal ``index`` (the referee's ``Outcome.as_dict``)."""
-    contract = scores.contract
+def outcome(playout: Playout, scores: Scores, index: int) -> Outcome:
+    """The :class:`.outcome.Outcome` of deal ``index``, as the referee gives it."""
     partner = int(playout.partner[index])
-    called = None if playout.called is None else format_card(int(playout.called[index]))
     poignees = []
     for seat in range(playout.players):
         shown = bb.to_cards(0, playout.shown_hi[seat, index])
         if shown:
-            bonus = poignee_bonus(shown, shown, playout.players)
-            poignees.append({"seat": seat, "bonus": bonus})
+            poignees.append((seat, poignee_bonus(shown, shown, playout.players)))
     taker_points = float(scores.taker_points[index])
-    return {
-        "players": playout.players,
-        "contract": contract.value,
-        "taker": int(playout.taker[index]),
-        "partner": partner if partner >= 0 else None,
-        "called": called,
-        "multiplier": contract.multiplier,
-        "taker_points": _number(taker_points),
-        "defence_points": _number(91 - taker_points),
-        "bouts": int(scores.bouts[index]),
-        "needed": int(scores.needed[index]),
-        "made": bool(scores.made[index]),
-        "difference": int(scores.difference[index]),
-        "petit_au_bout": _SIDES[int(scores.petit_au_bout[index])],
-        "chelem": _SIDES[int(scores.chelem[index])],
-        "chelem_announced": playout.announced_chelem,
-        "poignees": poignees,
-        "poignee_bonus": int(playout.poignee_bonus[index]),
-        "chelem_bonus": int(scores.chelem_bonus[index]),
-        "per_defender": int(scores.per_defender[index]),
-        "scores": [int(s) for s in scores.scores[index]],
-        "valid": True,
-    }
+    return Outcome(
+        players=playout.players,
+        contract=scores.contract.value,
+        taker=int(playout.taker[index]),
+        partner=partner if partner >= 0 else None,
+        called=None if playout.called is None else int(playout.called[index]),
+        multiplier=scores.contract.multiplier,
+        taker_points=taker_points,
+        defence_points=91 - taker_points,
+        bouts=int(scores.bouts[index]),
+        needed=int(scores.needed[index]),
+        made=bool(scores.made[index]),
+        difference=int(scores.difference[index]),
+        petit_au_bout=Side.of(scores.petit_au_bout[index]),
+        chelem=Side.of(scores.chelem[index]),
+        chelem_announced=playout.announced_chelem,
+        poignees=tuple(poignees),
+        poignee_bonus=int(playout.poignee_bonus[index]),
+        chelem_bonus=int(scores.chelem_bonus[index]),
+        per_defender=int(scores.per_defender[index]),
+        scores=tuple(int(s) for s in scores.scores[index]),
+    )
 
 
 def records(playout: Playout, scores: Scores | None = None) -> list[dict]:
@@ -163,7 +152,7 @@ def records(playout: Playout, scores: Scores | None = None) -> list[dict]:
                 called=None if playout.called is None else int(playout.called[index]),
                 poignees=poignees,
                 chelem_announced=playout.announced_chelem,
-                result=result_dict(playout, scores, index),
+                result=outcome(playout, scores, index),
             )
         )
     return out

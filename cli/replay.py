@@ -14,9 +14,9 @@ from pathlib import Path
 import click
 
 from tarot_advisor.analyzer.cards import format_card
-from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.game import Contract, Side
+from tarot_advisor.analyzer.outcome import Outcome
 from tarot_advisor.analyzer.record import RecordError, RecordSyntaxError, load_records, replay
-from tarot_advisor.analyzer.referee import Outcome
 from tarot_advisor.analyzer.rules import IllegalPlay, RuleError
 from tarot_advisor.cli.errors import fail
 
@@ -61,7 +61,7 @@ def score_formula(outcome: Outcome) -> str:
     base = f"(25 + {abs(outcome.difference)}) × {outcome.multiplier}"
     terms = [base if outcome.made else f"-{base}"]
     if outcome.petit_au_bout is not None:
-        sign = "+" if outcome.petit_au_bout == "taker" else "-"
+        sign = "+" if outcome.petit_au_bout == Side.TAKER else "-"
         terms.append(f"{sign} 10 × {outcome.multiplier}")
     if outcome.poignee_bonus:
         terms.append(f"{'+' if outcome.made else '-'} {outcome.poignee_bonus}")
@@ -95,12 +95,13 @@ def summary(number: int, outcome: Outcome) -> str:
         f"{'s' * (outcome.bouts != 1)}, needed {outcome.needed}:"
         f" {result} by {abs(outcome.difference)}{half}"
     )
-    lines.append(f"  Petit au bout: {outcome.petit_au_bout or 'no'}")
+    petit = outcome.petit_au_bout
+    lines.append(f"  Petit au bout: {'no' if petit is None else petit.label}")
     shown = ", ".join(
         f"seat {seat} {POIGNEE_NAMES[bonus]} ({bonus})" for seat, bonus in outcome.poignees
     )
     lines.append(f"  Poignées:      {shown or 'none'}")
-    chelem = outcome.chelem or "none"
+    chelem = "none" if outcome.chelem is None else outcome.chelem.label
     if outcome.chelem_announced:
         chelem += " (announced by the taker)"
     lines.append(f"  Chelem:        {chelem}")

@@ -8,7 +8,7 @@ from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cards import EXCUSE, parse_cards
 from tarot_advisor.analyzer.deal import Deals
 from tarot_advisor.analyzer.engine import play
-from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.game import Contract, Side
 from tarot_advisor.analyzer.referee import Game
 from tarot_advisor.analyzer.scoring import score
 
@@ -73,7 +73,7 @@ def test_defender_excuse_in_the_last_trick_of_the_takers_chelem_stays_with_the_d
     )
     assert game.tricks[-1].cards[1] == EXCUSE
     expected = game.outcome()
-    assert expected.chelem == "taker"
+    assert expected.chelem == Side.TAKER
     assert expected.taker_points == 87  # 91 less the Excuse, kept by the defence for 0.5 back
     got = engine_outcome(game)
     assert got.taker_points[0] == 87
@@ -96,7 +96,7 @@ def test_excuse_led_last_wins_the_chelem_and_the_petit_counts_au_bout_in_trick_n
     game = scripted_game(hands, chien, "garde_sans", taker_trumps_down_petit_then_excuse)
     assert game.tricks[-1].cards[0] == EXCUSE and 56 in game.tricks[-2].cards
     expected = game.outcome()
-    assert (expected.chelem, expected.petit_au_bout) == ("taker", "taker")
+    assert (expected.chelem, expected.petit_au_bout) == (Side.TAKER, Side.TAKER)
     got = engine_outcome(game)
     assert got.petit_au_bout[0] == 1 and got.chelem[0] == 1
     assert got.taker_points[0] == 91

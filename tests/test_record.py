@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tarot_advisor.analyzer.cards import EXCUSE, IS_KING, POINTS2, format_cards, parse_cards
-from tarot_advisor.analyzer.game import hand_size
+from tarot_advisor.analyzer.game import Side, hand_size
 from tarot_advisor.analyzer.record import (
     RecordError,
     RecordSyntaxError,
@@ -48,12 +48,12 @@ def example(name: str) -> dict:
 
 def taker_side_tricks(name: str) -> list[int]:
     game = replay_game(example(name))
-    return [t.number for t in game.tricks if game.side(t.winner) == "taker"]
+    return [t.number for t in game.tricks if game.side(t.winner) == Side.TAKER]
 
 
 def taker_side_cards(game: Game) -> list[int]:
     """Every card of the tricks the taker's side won, with the écart or the chien if it counts."""
-    won = [c for t in game.tricks if game.side(t.winner) == "taker" for c in t.cards]
+    won = [c for t in game.tricks if game.side(t.winner) == Side.TAKER for c in t.cards]
     aside = game.discard if game.contract.takes_chien else game.chien
     return won + list(aside) if game.contract.chien_to_taker else won
 
@@ -138,7 +138,7 @@ def test_garde_sans_4p_lost_with_the_petit_au_bout() -> None:
     assert half_points(taker_side_cards(game)) == 3 * 9 + 7 + 3 * 3 + 19 == 62
     outcome = replay(example("garde-sans-4p-petit-au-bout.json"))
     assert (outcome.taker_points, outcome.bouts, outcome.difference) == (31, 1, -20)
-    assert outcome.petit_au_bout == "taker"
+    assert outcome.petit_au_bout == Side.TAKER
     assert outcome.per_defender == -(25 + 20) * 4 + 10 * 4 == -140
     assert outcome.scores == (140, -420, 140, 140)
 

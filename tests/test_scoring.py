@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tarot_advisor.analyzer.game import Side
 from tarot_advisor.analyzer.rules import (
     DEFENCE,
     TAKER,
@@ -36,7 +37,7 @@ def test_scoring_vectors(case: dict) -> None:
         case["contract"],
         case["points"],
         case["bouts"],
-        petit_au_bout=case.get("petit_au_bout"),
+        petit_au_bout=Side.from_label(case.get("petit_au_bout")),
         poignee_bonus=sum(case.get("poignees", [])),
         chelem_bonus=chelem_bonus(chelem, announced),
     )
