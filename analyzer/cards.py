@@ -104,7 +104,10 @@ _RANK_TOKENS = {"R": 14, "D": 13, "C": 12, "V": 11}
 _SUIT_TOKENS = {s: i for i, s in enumerate(SUIT_SYMBOLS)} | {
     s: i for i, s in enumerate(SUIT_LETTERS)
 }
-_SUIT_TOKENS |= {"♤": 0, "♡": 1, "♢": 2, "♧": 3}
+_SUIT_TOKENS |= {"♤": 0, "♡": 1, "♢": 2, "♧": 3, "❤": 1}
+_INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\ufeff\u200b\u200c\u200d\u2060"))
+"""Characters that change nothing a reader sees: the emoji and text variation selectors (phones
+type ``R♥️`` as R, ♥, U+FE0F), the byte-order mark, zero-width spaces and joiners."""
 _EXCUSE_TOKENS = {"E", "EX", "EXC", "EXCUSE", "★", "*"}
 _ROMAN = re.compile(r"^(X{0,2})(IX|IV|V?I{0,3})$")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
@@ -121,19 +124,36 @@ def _roman_value(text: str) -> int | None:
     return total
 
 
+def _is_number(text: str) -> bool:
+    # ASCII only: str.isdigit() accepts '²' and other digits int() refuses; short, since
+    # int() refuses more than 4,300 digits.
+    return text.isascii() and text.isdigit() and len(text) <= 6
+
+
+def _shown(token: str) -> str:
+    """A token as an error message quotes it: invisible characters escaped, long ones cut."""
+    text = token if token.isprintable() else token.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= 24 else text[:20] + "…"
+
+
 def parse_card(token: str) -> int:
     """The card id a token names: ``R♠``, ``Rs``, ``10♥``, ``1c``, ``21``, ``XXI``, ``Excuse``.
 
     Raises :class:`CardError` naming the token when it is not a card.
     """
-    text = token.strip().upper()
+    text = token.translate(_INVISIBLE).strip().upper()
     if text in _EXCUSE_TOKENS:
         return EXCUSE
-    if text.isdigit():
+    if _is_number(text):
         number = int(text)
         if 1 <= number <= 21:
             return trump(number)
-        raise CardError(f"'{token}' is not a card: trumps go from 1 to 21")
+        raise CardError(f"'{_shown(token)}' is not a card: trumps go from 1 to 21")
+    if text == "V":
+        # A valet without its suit, or trump 5 in Roman numerals: never guess.
+        raise CardError(
+            f"'{_shown(token)}' is ambiguous: write V♠ (or Vs…) for a valet, 5 for trump 5"
+        )
     roman = _roman_value(text)
     if roman is not None and 1 <= roman <= 21:
         return trump(roman)
@@ -141,14 +161,16 @@ def parse_card(token: str) -> int:
         suit, rank_text = _SUIT_TOKENS[text[-1]], text[:-1]
         if rank_text in _RANK_TOKENS:
             return suited(suit, _RANK_TOKENS[rank_text])
-        if rank_text.isdigit() and 1 <= int(rank_text) <= 10:
+        if _is_number(rank_text) and 1 <= int(rank_text) <= 10:
             return suited(suit, int(rank_text))
-    raise CardError(f"'{token}' is not a card (write e.g. R♠ or Rs, 10♥, 1c, 21 or XXI, Excuse)")
+    raise CardError(
+        f"'{_shown(token)}' is not a card (write e.g. R♠ or Rs, 10♥, 1c, 21 or XXI, Excuse)"
+    )
 
 
 def split_tokens(text: str) -> list[str]:
     """The tokens of a card list: separated by spaces or commas."""
-    return [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    return [t for t in re.split(r"[\s,;]+", text.translate(_INVISIBLE).strip()) if t]
 
 
 def parse_cards(text: str | Iterable[str]) -> list[int]:
@@ -161,7 +183,7 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     for token in tokens:
         card = parse_card(token)
         if card in cards:
-            raise CardError(f"{format_card(card)} appears twice ('{token}')")
+            raise CardError(f"{format_card(card)} appears twice ('{_shown(token)}')")
         cards.append(card)
     return cards
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import N_CARDS, CardError, format_card, format_cards, parse_card
-from .game import Contract, PlayerCountError, check_players, hand_size
+from .game import PLAYER_COUNTS, Contract, hand_size
 from .outcome import Outcome
 from .referee import Game
 from .rules import as_contract, trick_winner
@@ -53,48 +53,71 @@ class Record:
 
 def load_records(text: str) -> list[Any]:
     """The records in ``text``: one JSON document (an object, or a list of objects) or JSON Lines
-    (one object per line, blank lines skipped). Raises :class:`RecordSyntaxError`.
+    (one object per line, blank lines skipped). A leading byte-order mark is ignored.
+
+    Raises :class:`RecordSyntaxError` when the text is none of these. In JSON Lines, a line that
+    is not JSON does not stop the others: it stands in the list as the
+    :class:`RecordSyntaxError` naming it, for the caller to report beside the good records.
     """
+    text = text.removeprefix("\ufeff")
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if not lines:
         raise RecordSyntaxError("the input is empty: expected a deal record in JSON")
     try:
-        json.loads(lines[0][1])
-        first_line_is_json = True
-    except json.JSONDecodeError:
-        first_line_is_json = False
-    if not first_line_is_json or len(lines) == 1:
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordSyntaxError(
-                f"the input is not valid JSON: {error.msg} at line {error.lineno},"
-                f" column {error.colno}"
-            ) from None
-        return list(document) if isinstance(document, list) else [document]
-    records = []
-    for number, line in lines:
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as error:
-            raise RecordSyntaxError(
-                f"line {number} is not valid JSON: {error.msg} at column {error.colno}"
-            ) from None
-    return records
+        document = _loads(text)
+    except RecordSyntaxError as error:
+        if len(lines) == 1:
+            raise
+        parsed = [_loads_line(number, line) for number, line in lines]
+        # JSON Lines when most lines are objects; else one document with a fault somewhere.
+        if 2 * sum(isinstance(item, dict) for item in parsed) < len(parsed):
+            raise error from None
+        return parsed
+    return list(document) if isinstance(document, list) else [document]
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordSyntaxError(
+            f"the input is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+    except RecursionError:
+        raise RecordSyntaxError(
+            "the input is not a deal record: its JSON is nested too deeply"
+        ) from None
+
+
+def _loads_line(number: int, line: str) -> Any:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as error:
+        return RecordSyntaxError(
+            f"line {number} is not valid JSON: {error.msg} at column {error.colno}"
+        )
+    except RecursionError:
+        return RecordSyntaxError(f"line {number} is not a deal record: nested too deeply")
+
+
+def _brief(value: Any) -> str:
+    """A value as an error message quotes it: JSON, cut short."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:36] + " …"
 
 
 def _integer(data: Mapping, key: str, low: int, high: int, field: str = "") -> int:
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise RecordError(
-            f"{field or key}: expected a whole number from {low} to {high}, got {value!r}"
+            f"{field or key}: expected a whole number from {low} to {high}, got {_brief(value)}"
         )
     return value
 
 
 def _cards(value: Any, field: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
-        raise RecordError(f"{field}: expected a list of cards written as text, got {value!r}")
+        raise RecordError(f"{field}: expected a list of cards written as text, got {_brief(value)}")
     cards = []
     for token in value:
         try:
@@ -106,7 +129,9 @@ def _cards(value: Any, field: str) -> tuple[int, ...]:
 
 def _poignees(value: Any, players: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     if not isinstance(value, list):
-        raise RecordError(f"poignees: expected a list of {{seat, cards}} objects, got {value!r}")
+        raise RecordError(
+            f"poignees: expected a list of {{seat, cards}} objects, got {_brief(value)}"
+        )
     shown = []
     for k, item in enumerate(value):
         if not isinstance(item, dict) or set(item) != {"seat", "cards"}:
@@ -129,12 +154,11 @@ def parse_record(data: Any) -> Record:
     unknown = sorted(set(data) - set(REQUIRED_KEYS) - set(OPTIONAL_KEYS))
     if unknown:
         raise RecordError(f"unknown key{'s' * (len(unknown) > 1)}: {', '.join(unknown)}")
-    try:
-        players = check_players(data["players"])
-    except PlayerCountError as error:
-        raise RecordError(f"players: {error}") from None
+    players = data["players"]
+    if players not in PLAYER_COUNTS or type(players) is not int:  # 4.0 == 4, True == 1
+        raise RecordError(f"players: expected 3, 4 or 5, got {_brief(players)}")
     if not isinstance(data["contract"], str):
-        raise RecordError(f"contract: expected a name, got {data['contract']!r}")
+        raise RecordError(f"contract: expected a name, got {_brief(data['contract'])}")
     try:
         contract = Contract.parse(data["contract"])
     except ValueError as error:
@@ -142,7 +166,7 @@ def parse_record(data: Any) -> Record:
     called = data.get("called")
     if called is not None:
         if not isinstance(called, str):
-            raise RecordError(f"called: expected a card or null, got {called!r}")
+            raise RecordError(f"called: expected a card or null, got {_brief(called)}")
         (called,) = _cards([called], "called")
     discard = data.get("discard")
     if not isinstance(data.get("chelem_announced", False), bool):
@@ -163,7 +187,7 @@ def parse_record(data: Any) -> Record:
 
 def _tricks(value: Any, players: int) -> tuple[tuple[int, ...], ...]:
     if not isinstance(value, list):
-        raise RecordError(f"tricks: expected a list of tricks, got {value!r}")
+        raise RecordError(f"tricks: expected a list of tricks, got {_brief(value)}")
     if len(value) != hand_size(players):
         raise RecordError(
             f"tricks: a {players}-player deal has {hand_size(players)} tricks, found {len(value)}"

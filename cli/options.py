@@ -58,3 +58,10 @@ def json_option() -> Decorator:
 
 def quiet_option() -> Decorator:
     return click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
+
+
+def version_option() -> Decorator:
+    """``--version``: the installed distribution's version."""
+    return click.version_option(
+        package_name="tarot-advisor", message="%(prog)s (tarot-advisor) %(version)s"
+    )

@@ -7,6 +7,7 @@ read.
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
 from pathlib import Path
@@ -18,30 +19,41 @@ from tarot_advisor.analyzer.game import Contract, Side
 from tarot_advisor.analyzer.outcome import Outcome
 from tarot_advisor.analyzer.record import RecordError, RecordSyntaxError, load_records, replay
 from tarot_advisor.analyzer.rules import IllegalPlay, RuleError
-from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.errors import INPUT_ERROR, fail
+from tarot_advisor.cli.options import quiet_option, version_option
+from tarot_advisor.cli.progress import progress
 
 POIGNEE_NAMES = {20: "simple", 30: "double", 40: "triple"}
 
 
 def read_source(source: str) -> str:
-    """The text of ``source`` (a path, or ``-`` for stdin); exits with code 2 if unreadable."""
+    """The text of ``source`` (a path, or ``-`` for stdin); exits with code 2 if unreadable.
+
+    UTF-8, with or without a byte-order mark; UTF-16 when it starts with one (Windows editors).
+    """
+    name = "stdin" if source == "-" else source
     try:
-        if source == "-":
-            return sys.stdin.read()
-        return Path(source).read_text(encoding="utf-8")
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     except FileNotFoundError:
         fail(f"no such file: {source}")
     except IsADirectoryError:
         fail(f"{source} is a directory, not a deal record file")
-    except UnicodeDecodeError:
-        fail(f"{source} is not UTF-8 text")
+    except PermissionError:
+        fail(f"cannot read {source}: permission denied")
     except OSError as error:
         fail(f"cannot read {source}: {error.strerror}")
+    try:
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            return data.decode("utf-16")
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        fail(f"{name} is not UTF-8 text (byte {error.start + 1} cannot be read)")
 
 
 def error_dict(error: Exception) -> dict:
-    """The ``--json`` object of a record that does not replay."""
-    data: dict = {"valid": False, "error": str(error)}
+    """The ``--json`` object of a record that does not replay: ``well_formed`` is false for
+    input that is not a deal record (exit 2), true for a record breaking a rule (exit 1)."""
+    data: dict = {"valid": False, "well_formed": isinstance(error, RuleError), "error": str(error)}
     if isinstance(error, IllegalPlay):
         data |= {
             "trick": error.trick,
@@ -111,28 +123,37 @@ def summary(number: int, outcome: Outcome) -> str:
     return "\n".join(lines)
 
 
-@click.command()
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("source", metavar="FILE|-")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record, one per line.")
-def main(source: str, as_json: bool) -> None:
+@quiet_option()
+@version_option()
+def main(source: str, as_json: bool, quiet: bool) -> None:
     """Replay played deals (a JSON deal record, or JSON Lines) under the FFT rules and score them.
 
-    FILE is a path, or - for stdin. Exit code: 0 all legal, 1 some record illegal, 2 unreadable.
+    FILE is a path, or - for stdin. Exit code: 0 all legal; 1 a record breaks a rule of play;
+    2 input that is not a deal record (unreadable, not JSON, missing or wrongly typed keys).
+    The other records are still reported.
     """
     try:
         records = load_records(read_source(source))
     except RecordSyntaxError as error:
         fail(f"{'stdin' if source == '-' else source}: {error}")
-    all_legal = True
-    for number, data in enumerate(records, 1):
-        try:
-            outcome = replay(data)
-        except (RecordError, RuleError) as error:
-            all_legal = False
-            if as_json:
-                click.echo(json.dumps(error_dict(error), ensure_ascii=False))
+    code = 0
+    with progress(len(records), "replaying", quiet=quiet) as bar:
+        for number, data in enumerate(records, 1):
+            try:
+                if isinstance(data, RecordSyntaxError):
+                    raise data
+                outcome = replay(data)
+            except (RecordError, RecordSyntaxError, RuleError) as error:
+                code = max(code, 1 if isinstance(error, RuleError) else INPUT_ERROR)
+                if as_json:
+                    click.echo(json.dumps(error_dict(error), ensure_ascii=False))
+                else:
+                    kind = "illegal" if isinstance(error, RuleError) else "not a deal record"
+                    click.echo(f"Deal {number}: {kind}: {error}")
             else:
-                click.echo(f"Deal {number}: illegal: {error}")
-            continue
-        click.echo(outcome.to_json() if as_json else summary(number, outcome))
-    sys.exit(0 if all_legal else 1)
+                click.echo(outcome.to_json() if as_json else summary(number, outcome))
+            bar(number)
+    sys.exit(code)

@@ -8,19 +8,18 @@ end of this module.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
-from tarot_advisor.cli.errors import INPUT_ERROR, fail
+from tarot_advisor.cli.errors import Group, fail
 from tarot_advisor.cli.options import (
     jobs_option,
     json_option,
     players_option,
     quiet_option,
     seed_option,
+    version_option,
 )
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.bench import DEFAULT_PLAYOUTS, MEASUREMENTS, run_benchmarks
@@ -31,29 +30,9 @@ from tarot_advisor.reports.deals import (
     write_deal_report,
 )
 
-# click ≥ 8.2 signals a bare ``tarot-report`` as a usage error whose message is the help text.
-_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
-
-class OneSentenceErrors(click.Group):
-    """A group whose usage errors are one sentence on stderr and exit code 2, no usage dump."""
-
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
-        try:
-            result = super().main(*args, standalone_mode=False, **kwargs)
-        except _NO_ARGS_IS_HELP as error:
-            click.echo(error.format_message(), err=True)
-            sys.exit(INPUT_ERROR)
-        except click.UsageError as error:
-            fail(error.format_message(), INPUT_ERROR)
-        except click.Abort:
-            fail("interrupted", 1)
-        if not standalone_mode:
-            return result
-        sys.exit(result if isinstance(result, int) else 0)
-
-
-@click.group(cls=OneSentenceErrors)
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@version_option()
 def main() -> None:
     """Batch studies of French Tarot deals, written as report folders."""
 

@@ -60,9 +60,28 @@ def test_every_spelling_names_the_same_card(tokens: list[str], card: str) -> Non
     assert {format_card(parse_card(token)) for token in tokens} == {card}
 
 
-def test_a_roman_v_is_a_trump_and_a_v_with_a_suit_a_valet() -> None:
-    assert format_card(parse_card("V")) == "5"
+def test_a_lone_v_is_refused_as_ambiguous_and_a_v_with_a_suit_is_a_valet() -> None:
+    # "V" could be a valet whose suit was forgotten or trump 5 in Roman numerals: never guess.
+    with pytest.raises(CardError, match="'V' is ambiguous"):
+        parse_card("V")
     assert format_card(parse_card("VH")) == "V♥"
+    assert format_card(parse_card("IV")) == "4"
+
+
+@pytest.mark.parametrize(
+    ("token", "card"),
+    [("R♥\ufe0f", "R♥"), ("10♣\ufe0e", "10♣"), ("\ufeffExcuse", "Excuse"), ("R❤", "R♥")],
+)
+def test_invisible_characters_phones_type_are_ignored(token: str, card: str) -> None:
+    # R♥️ as a phone types it: R, ♥, then the emoji variation selector U+FE0F.
+    assert format_card(parse_card(token)) == card
+
+
+@pytest.mark.parametrize("token", ["²", "١", "1" * 5000, "\x00", "R♥" * 100])
+def test_odd_text_is_refused_in_one_short_sentence(token: str) -> None:
+    with pytest.raises(CardError, match="is not a card") as error:
+        parse_card(token)
+    assert len(str(error.value)) < 120
 
 
 @pytest.mark.parametrize("token", ["22", "0", "11♠", "Z♥", "R", "XXII", "♠"])

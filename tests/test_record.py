@@ -168,9 +168,23 @@ def test_load_one_document_a_list_or_json_lines() -> None:
     assert load_records("\n" + dumps_records([record, record]) + "\n\n") == [record, record]
 
 
+def test_one_bad_json_line_stands_for_itself_and_the_others_are_read() -> None:
+    first, bad, third = load_records('{"a": 1}\n{"a": \n{"b": 2}\n')
+    assert (first, third) == ({"a": 1}, {"b": 2})
+    assert isinstance(bad, RecordSyntaxError)
+    assert str(bad).startswith("line 2 is not valid JSON")
+
+
+def test_a_byte_order_mark_is_ignored() -> None:
+    assert load_records("\ufeff" + dumps_records([{"a": 1}])) == [{"a": 1}]
+
+
+def test_json_nested_100000_deep_is_one_sentence() -> None:
+    with pytest.raises(RecordSyntaxError, match="nested too deeply"):
+        load_records("[" * 100_000 + "]" * 100_000)
+
+
 def test_unreadable_text_names_the_line() -> None:
-    with pytest.raises(RecordSyntaxError, match="line 2 is not valid JSON"):
-        load_records('{"a": 1}\n{"a": \n')
     with pytest.raises(RecordSyntaxError, match="not valid JSON"):
         load_records('{"players": 4,\n "taker": }')
     with pytest.raises(RecordSyntaxError, match="empty"):
@@ -190,7 +204,13 @@ def broken(change: dict | None = None, drop: str | None = None) -> dict:
     [
         (broken(drop="tricks"), "missing key: tricks"),
         (broken({"about": "x"}), "unknown key: about"),
-        (broken({"players": 6}), "players: French Tarot is played by 3, 4 or 5"),
+        (broken({"players": 6}), "players: expected 3, 4 or 5, got 6"),
+        (broken({"players": 4.0}), "players: expected 3, 4 or 5, got 4.0"),
+        (broken({"players": True}), "players: expected 3, 4 or 5, got true"),
+        (broken({"players": "4"}), 'players: expected 3, 4 or 5, got "4"'),
+        (broken({"taker": 0.0}), "taker: expected a whole number from 0 to 3, got 0.0"),
+        (broken({"tricks": {"1": []}}), "tricks: expected a list of tricks"),
+        (broken({"chien": [[[[1]]]] * 100}), r"chien: expected a list of cards .*, got .{,40}$"),
         (broken({"taker": 4}), "taker: expected a whole number from 0 to 3"),
         (broken({"contract": "grande"}), "contract: 'grande' is not a contract"),
         (broken({"chien": "8♠ 3♥"}), "chien: expected a list of cards"),

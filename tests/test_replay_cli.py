@@ -81,6 +81,7 @@ def test_an_illegal_record_is_reported_and_the_others_still_scored() -> None:
     assert first["valid"] and third["valid"]
     assert bad == {
         "valid": False,
+        "well_formed": True,
         "error": "trick 1, seat 1 played R♥: must follow ♣",
         "trick": 1,
         "seat": 1,
@@ -95,12 +96,55 @@ def test_an_illegal_record_in_the_score_sheet() -> None:
     assert result.stdout == "Deal 1: illegal: trick 1, seat 1 played R♥: must follow ♣\n"
 
 
-def test_a_malformed_record_is_illegal_and_names_the_field() -> None:
+def test_a_malformed_record_is_not_a_deal_record_exit_2_and_names_the_field() -> None:
+    # design.md: exit 1 for a well-formed record breaking a rule, 2 for what is not a record.
     record = json.loads((DEALS / "garde-4p.json").read_text("utf-8"))
     record["about"] = "a comment"
     result = run("--json", "-", stdin=json.dumps(record))
-    assert result.exit_code == 1
-    assert json.loads(result.stdout) == {"valid": False, "error": "unknown key: about"}
+    assert result.exit_code == 2
+    assert json.loads(result.stdout) == {
+        "valid": False,
+        "well_formed": False,
+        "error": "unknown key: about",
+    }
+    del record["about"]
+    record["tricks"] = record["tricks"][:5]
+    result = run("-", stdin=json.dumps(record))
+    assert result.exit_code == 2
+    assert result.stdout == (
+        "Deal 1: not a deal record: tricks: a 4-player deal has 18 tricks, found 5\n"
+    )
+
+
+def test_one_bad_line_does_not_stop_the_good_ones() -> None:
+    good = (DEALS / "garde-4p.json").read_text("utf-8").replace("\n", "")
+    result = run("--json", "-", stdin=f"{good}\n{{oops\n{good}\n")
+    assert result.exit_code == 2
+    first, bad, third = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["valid"] and third["valid"]
+    assert bad["error"].startswith("line 2 is not valid JSON")
+
+
+def test_a_byte_order_mark_and_utf16_are_read(tmp_path: Path) -> None:
+    text = (DEALS / "garde-4p.json").read_text("utf-8")
+    for name, data in (
+        ("bom.json", ("\ufeff" + text).encode()),
+        ("u16.json", text.encode("utf-16")),
+    ):
+        (tmp_path / name).write_bytes(data)
+        result = run(str(tmp_path / name))
+        assert result.exit_code == 0, result.output
+        assert "Scores:        seat 0 +282" in result.stdout
+
+
+def test_a_huge_nesting_or_a_float_player_count_is_one_sentence() -> None:
+    result = run("-", stdin="[" * 100_000)
+    assert (result.exit_code, result.stderr.count("\n")) == (2, 1)
+    assert "nested too deeply" in result.stderr
+    record = json.loads((DEALS / "garde-4p.json").read_text("utf-8")) | {"players": 4.0}
+    result = run("-", stdin=json.dumps(record))
+    assert result.exit_code == 2
+    assert "players: expected 3, 4 or 5, got 4.0" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -108,7 +152,7 @@ def test_a_malformed_record_is_illegal_and_names_the_field() -> None:
     [
         (None, ["no-such-file.json"], "Error: no such file: no-such-file.json\n"),
         ('{"players": 4,', ["-"], "Error: stdin: the input is not valid JSON"),
-        ("{}\n{oops}\n", ["-"], "Error: stdin: line 2 is not valid JSON"),
+        ("{oops}\n{oops}\n", ["-"], "Error: stdin: the input is not valid JSON"),
         ("", ["-"], "Error: stdin: the input is empty"),
     ],
 )
@@ -135,7 +179,7 @@ def test_the_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
     done = subprocess.run(["tarot-replay", str(bad)], capture_output=True, text=True, check=False)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
-    assert done.stderr == f"Error: {bad} is not UTF-8 text\n"
+    assert done.stderr.startswith(f"Error: {bad} is not UTF-8 text")
     done = subprocess.run(
         ["tarot-replay", "--json", str(DEALS / "garde-4p.json")],
         capture_output=True,
