@@ -25,6 +25,7 @@ from .bitboard import U64, ZERO
 from .deal import Deals
 from .ecart import GreedyEcart
 from .game import Contract, chien_size, hand_size
+from .knowledge import PublicKnowledge
 from .poignee import GreedyPoignee
 from .table import Candidate, EcartPolicy, PoigneePolicy, Policy, Table, Turn
 
@@ -147,6 +148,12 @@ def play(
         called_hi=called_hi,
         ecart_lo=ecart_lo,
         ecart_hi=ecart_hi,
+        public=PublicKnowledge(
+            is_taker=seats == taker,
+            chien_lo=bb.keep(contract.takes_chien, chien_lo),
+            chien_hi=bb.keep(contract.takes_chien, chien_hi),
+            ecart_shown_hi=ecart_hi & bb.TRUMPS_HI,
+        ),
     )
     table.turn_to(taker.copy() if announce_chelem else np.zeros(n_deals, np.int64))
 
@@ -157,7 +164,7 @@ def play(
             legal_lo, legal_hi = table.legal()
             turn = Turn(table, position, legal_lo, legal_hi)
             card = _choose(turn, taker_policy, defence_policy, rng)
-            tally.played.append(card)
+            tally.record(trick * players + position, card)
             table.play(*card)
         last = trick == table.n_tricks - 1
         winner = tally.close_trick(table, last)
@@ -167,7 +174,6 @@ def play(
     chelem = bb.select(
         table.defence_tricks == 0, 1, bb.select(table.taker_tricks == 0, -1, 0)
     ).astype(np.int8)
-    played_lo, played_hi = (np.stack(words) for words in zip(*tally.played, strict=True))
     return Playout(
         players=players,
         contract=contract,
@@ -180,8 +186,8 @@ def play(
         petit_au_bout=vector_rules.petit_au_bout(tally.petit_trick_side, tally.won_by_excuse),
         chelem=chelem,
         poignee_bonus=vector_rules.poignee_bonus(shown_hi, players).sum(axis=0),
-        played_lo=played_lo,
-        played_hi=played_hi,
+        played_lo=tally.played_lo,
+        played_hi=tally.played_hi,
         leaders=tally.leaders,
         chien=np.asarray(deals.chien),
         discard=discard,
@@ -202,7 +208,13 @@ class _Tally:
         self.petit_trick_side = np.zeros((n_tricks, n_deals), np.int8)  # ±1 winner of the Petit
         self.won_by_excuse = np.zeros(n_deals, bool)
         self.leaders = np.zeros((n_deals, n_tricks), np.int64)
-        self.played: list[Candidate] = []  # each card played, in order, as a one-bit pair
+        # Every card played, in order, as a one-bit pair: (T·n, N) uint64.
+        self.played_lo = np.zeros((n_tricks * players, n_deals), U64)
+        self.played_hi = np.zeros((n_tricks * players, n_deals), U64)
+
+    def record(self, index: int, card: Candidate) -> None:
+        """The ``index``-th card of the deal (counted from 0) is ``card``."""
+        self.played_lo[index], self.played_hi[index] = card
 
     def count_for_taker(self, lo: np.ndarray, hi: np.ndarray) -> None:
         self.won_lo |= lo

@@ -17,27 +17,49 @@ from functools import cached_property
 import numpy as np
 
 from . import bitboard as bb
+from . import knowledge
 from .bitboard import ZERO
+from .knowledge import NO_TRUMP_BIT, PlayerKnowledge
 from .policy import cheapest, either
-from .table import NO_SUIT, TRUMP_LEAD, Candidate, Turn
+from .table import Candidate, Turn
+from .vector_rules import NO_SUIT, TRUMP_LEAD
 
 _HUNTING_TRUMPS = {3: 7, 4: 5, 5: 4}
 """Trumps a defender needs in hand to lead them to hunt the Petit."""
 
 
 @dataclass
-class Knowledge:
-    """What the player to act knows, per deal ((N,) arrays; card sets as uint64 pairs), and the
-    judgements on the trick several habits share (computed once, when first asked for)."""
+class Reading:
+    """The greedy's reading of the position, per deal ((N,) arrays; card sets as uint64 pairs),
+    from what its player knows (:mod:`knowledge`), and the judgements on the trick several habits
+    share (computed once, when first asked for)."""
 
     turn: Turn
-    unseen_lo: np.ndarray  # cards neither played, nor in hand, nor in one's own écart
-    unseen_hi: np.ndarray
-    threat_hi: np.ndarray  # unseen trumps that may be in an opponent's hand
+    known: PlayerKnowledge
+    threat_hi: np.ndarray  # the trumps an opponent may hold
+    later_lo: np.ndarray  # the cards a player after me in this trick, not a known ally, may hold
+    later_hi: np.ndarray
     on_taker_side: np.ndarray  # bool
     later_opponents: np.ndarray  # int64: players after me in this trick not known allies
-    later_may_trump: np.ndarray  # bool: one of them has not shown a lack of trumps
     later_void_in_lead: np.ndarray  # bool: one of them has shown a void in the suit led
+
+    @property
+    def unseen_lo(self) -> np.ndarray:
+        return self.known.unseen_lo
+
+    @property
+    def unseen_hi(self) -> np.ndarray:
+        return self.known.unseen_hi
+
+    @property
+    def later_threat_hi(self) -> np.ndarray:
+        """(N,) the trumps a later opponent in this trick may hold."""
+        return self.later_hi & bb.TRUMPS_HI
+
+    @property
+    def later_may_trump(self) -> np.ndarray:
+        """(N,) bool: a later opponent may hold a trump."""
+        return self.later_threat_hi != ZERO
 
     @cached_property
     def side_swept(self) -> np.ndarray:
@@ -61,43 +83,25 @@ class Knowledge:
         return _best_is_safe(self.turn, self)
 
 
-def knowledge(turn: Turn) -> Knowledge:
-    """Gather what the player of ``turn`` knows."""
+def reading(turn: Turn) -> Reading:
+    """Read the position of ``turn`` from what its player knows."""
     table = turn.table
     k = turn.position
-    # One's own écart is known, like one's own hand; the shown trumps of known allies are no
-    # threat. (One's own shown trumps are in hand, so they are no threat either way.)
-    seen_lo = table.played_lo | turn.hand_lo | bb.keep(turn.is_taker, table.ecart_lo)
-    seen_hi = table.played_hi | turn.hand_hi | bb.keep(turn.is_taker, table.ecart_hi)
-    unseen_lo = bb.ALL_LO & ~seen_lo
-    unseen_hi = bb.ALL_HI & ~seen_hi
-    if table.trick == 0:
-        allies = np.stack([table.known_ally(k, other) for other in range(table.players)])
-        side_shown = table.shown_so_far(k, allies)
-    else:
-        side_shown = bb.select(
-            turn.on_taker_side, table.taker_side_shown_hi, table.defence_shown_hi
-        )
-        if table.players == 5:
-            side_shown = bb.keep(table.knows_sides(k), side_shown)
-
-    later_opponents = np.zeros(table.n_deals, np.int64)
-    later_may_trump = np.zeros(table.n_deals, bool)
-    later_void = np.zeros(table.n_deals, bool)
-    for other in range(k + 1, table.players):
-        voids = table.known_void[other]
-        opponent = ~table.known_ally(k, other)
-        later_opponents += opponent
-        later_may_trump |= opponent & ((voids & (1 << TRUMP_LEAD)) == 0)
-        later_void |= opponent & ((voids & table.lead_bit) != 0)
-    return Knowledge(
+    known = knowledge.of(turn)
+    later = slice(k + 1, None)
+    later_lo, later_hi = known.opponents_may_hold(later)
+    _, earlier_hi = known.opponents_may_hold(slice(None, k))
+    threat_hi = earlier_hi | later_hi
+    opponent = ~known.ally[later]
+    later_void = (opponent & ((table.public.void[later] & table.lead_bit) != 0)).any(axis=0)
+    return Reading(
         turn=turn,
-        unseen_lo=unseen_lo,
-        unseen_hi=unseen_hi,
-        threat_hi=unseen_hi & bb.TRUMPS_HI & ~side_shown,
+        known=known,
+        threat_hi=threat_hi & bb.TRUMPS_HI,
+        later_lo=later_lo,
+        later_hi=later_hi,
         on_taker_side=turn.on_taker_side,
-        later_opponents=later_opponents,
-        later_may_trump=later_may_trump,
+        later_opponents=opponent.sum(axis=0),
         later_void_in_lead=later_void,
     )
 
@@ -106,38 +110,38 @@ def _none(n_deals: int) -> Candidate:
     return np.zeros(n_deals, bb.U64), np.zeros(n_deals, bb.U64)
 
 
-def _suit_may_be_trumped(turn: Turn, know: Knowledge, suit_lo: np.ndarray) -> np.ndarray:
+def _suit_may_be_trumped(turn: Turn, know: Reading, suit_lo: np.ndarray) -> np.ndarray:
     """(N,) bool: a later opponent may trump a card of the suit ``suit_lo`` (the suit's bits):
-    one has shown a void in it, or so few of its cards are unseen that one is likely void."""
+    one may hold a trump and has shown a void in it, or so few of its cards are unseen that one
+    is likely void."""
     unseen_in_suit = bb.popcount(know.unseen_lo & suit_lo)
     likely_void = know.later_void_in_lead | (unseen_in_suit < 2 * know.later_opponents)
-    has_threat = know.threat_hi != ZERO
-    return (know.later_opponents > 0) & know.later_may_trump & likely_void & has_threat
+    return (know.later_opponents > 0) & know.later_may_trump & likely_void
 
 
-def _safe_winners(turn: Turn, know: Knowledge) -> Candidate:
+def _safe_winners(turn: Turn, know: Reading) -> Candidate:
     table = turn.table
     win_lo = turn.legal_lo & table.beat_lo
     win_hi = turn.legal_hi & table.beat_hi
     nobody_after = know.later_opponents == 0
-    top_threat = bb.highest(know.threat_hi)
+    top_threat = bb.highest(know.later_threat_hi)
     safe_hi = bb.select(
         nobody_after | ~know.later_may_trump, bb.TRUMPS_HI, bb.above_or_all(top_threat)
     )
     suit_lo = table.lead_lo
-    top_unseen = bb.highest(know.unseen_lo & suit_lo)
+    top_later = bb.highest(know.later_lo & suit_lo)
     trumped = _suit_may_be_trumped(turn, know, suit_lo)
     safe_lo = bb.select(
-        nobody_after, bb.ALL_LO, bb.select(trumped, ZERO, bb.above_or_all(top_unseen))
+        nobody_after, bb.ALL_LO, bb.select(trumped, ZERO, bb.above_or_all(top_later))
     )
     return win_lo & safe_lo, win_hi & safe_hi & bb.TRUMPS_HI
 
 
-def _best_is_safe(turn: Turn, know: Knowledge) -> np.ndarray:
+def _best_is_safe(turn: Turn, know: Reading) -> np.ndarray:
     table = turn.table
-    beaten_in_suit = (know.unseen_lo & table.beat_lo) != ZERO
+    beaten_in_suit = (know.later_lo & table.beat_lo) != ZERO
     trump_led = table.lead_suit == TRUMP_LEAD
-    trump_over = know.later_may_trump & ((know.threat_hi & table.beat_hi) != ZERO)
+    trump_over = (know.later_threat_hi & table.beat_hi) != ZERO
     suit_lo = table.lead_lo
     trumped = bb.select(
         trump_led | (table.beat_lo == ZERO), trump_over, _suit_may_be_trumped(turn, know, suit_lo)
@@ -148,7 +152,7 @@ def _best_is_safe(turn: Turn, know: Knowledge) -> np.ndarray:
 # --- habits -----------------------------------------------------------------------------------
 
 
-def excuse_before_the_end(turn: Turn, know: Knowledge) -> Candidate:
+def excuse_before_the_end(turn: Turn, know: Reading) -> Candidate:
     """Never keep the Excuse for the last trick outside a chelem: it would change sides. Play it
     by the second-to-last trick, unless one's side has won every trick (then it wins the last)."""
     table = turn.table
@@ -158,7 +162,7 @@ def excuse_before_the_end(turn: Turn, know: Knowledge) -> Candidate:
     return np.zeros_like(turn.hand_lo), bb.keep(play_it, turn.legal_hi & bb.EXCUSE_HI)
 
 
-def feed_a_sure_partner(turn: Turn, know: Knowledge) -> Candidate:
+def feed_a_sure_partner(turn: Turn, know: Reading) -> Candidate:
     """Give points to a partner sure to win the trick: the most valuable suited card; when only
     trumps may be played, the cheapest — the Petit first, which is thus saved."""
     table = turn.table
@@ -177,7 +181,7 @@ def feed_a_sure_partner(turn: Turn, know: Knowledge) -> Candidate:
     return bb.keep(sure, card_lo), bb.keep(sure, card_hi)
 
 
-def _spare_the_safe_petit(know: Knowledge, trumps_hi: np.ndarray) -> np.ndarray:
+def _spare_the_safe_petit(know: Reading, trumps_hi: np.ndarray) -> np.ndarray:
     """Petit au bout: once no opponent can have a trump, the Petit cannot be lost, so it is kept
     for the last trick (10 × the multiplier) while other trumps will do. (Until then it is
     played whenever it wins, the only way to save it.)"""
@@ -185,7 +189,7 @@ def _spare_the_safe_petit(know: Knowledge, trumps_hi: np.ndarray) -> np.ndarray:
     return bb.select((know.threat_hi == ZERO) & (others != ZERO), others, trumps_hi)
 
 
-def win_cheaply(turn: Turn, know: Knowledge) -> Candidate:
+def win_cheaply(turn: Turn, know: Reading) -> Candidate:
     """Win the trick with the cheapest card that no later opponent can beat — the Petit when it
     is safe, which is how it is protected (but see :func:`_spare_the_safe_petit`); never when
     the trick is already one's side's."""
@@ -195,7 +199,7 @@ def win_cheaply(turn: Turn, know: Knowledge) -> Candidate:
     return bb.select(ally_wins, ZERO, card_lo), bb.select(ally_wins, ZERO, card_hi)
 
 
-def give_least(turn: Turn, know: Knowledge) -> Candidate:
+def give_least(turn: Turn, know: Reading) -> Candidate:
     """Losing the trick: give the fewest points. The Excuse saves a face card, the Petit or the
     21 from falling to the opponents; the Petit is played only when nothing else is legal."""
     lo, hi = turn.legal_lo, turn.legal_hi
@@ -209,7 +213,7 @@ def give_least(turn: Turn, know: Knowledge) -> Candidate:
     return bb.select(use_excuse, ZERO, card_lo), bb.select(use_excuse, bb.EXCUSE_HI, card_hi)
 
 
-def draw_trumps(turn: Turn, know: Knowledge) -> Candidate:
+def draw_trumps(turn: Turn, know: Reading) -> Candidate:
     """As taker, long in trumps: lead them, the master trump when one holds it, else a low one
     (never the Petit), so the defence's trumps fall and one's long suits and kings pass."""
     trumps = turn.legal_hi & bb.TRUMPS_HI
@@ -222,20 +226,20 @@ def draw_trumps(turn: Turn, know: Knowledge) -> Candidate:
     return np.zeros_like(turn.hand_lo), bb.keep(long_in_trumps, card)
 
 
-def cash_masters(turn: Turn, know: Knowledge) -> Candidate:
-    """Cash a master card (a king, or the best left of its suit) when it will pass: no opponent
-    can have a trump left, or none has shown a void there and enough of the suit is out for
-    everyone to follow."""
+def cash_masters(turn: Turn, know: Reading) -> Candidate:
+    """Cash a master card (no opponent may hold a higher one of its suit) when it will pass: no
+    opponent can have a trump left, or none has shown a void there and enough of the suit is out
+    for everyone to follow."""
     table = turn.table
     opponents_void = np.zeros(table.n_deals, np.uint8)
     for other in range(table.players):
-        if other != turn.position:
-            opponent = ~table.known_ally(turn.position, other)
-            opponents_void |= bb.select(opponent, table.known_void[other], 0).astype(np.uint8)
+        opponent = ~know.known.ally[other]
+        opponents_void |= bb.select(opponent, table.public.void[other], 0).astype(np.uint8)
+    opponents_lo, _ = know.known.opponents_may_hold()
     best = np.zeros(table.n_deals, bb.U64)
     for suit, suit_lo in enumerate(bb.SUIT_LO):
         top = bb.highest(turn.legal_lo & suit_lo)
-        master = (top != ZERO) & ((know.unseen_lo & suit_lo & bb.above(top)) == ZERO)
+        master = (top != ZERO) & ((opponents_lo & suit_lo & bb.above(top)) == ZERO)
         enough_out = bb.popcount(know.unseen_lo & suit_lo) >= 2 * (table.players - 1)
         no_void = (opponents_void & (1 << suit)) == 0
         passes = (know.threat_hi == ZERO) | (enough_out & no_void)
@@ -244,12 +248,12 @@ def cash_masters(turn: Turn, know: Knowledge) -> Candidate:
     return best, np.zeros_like(best)
 
 
-def force_the_taker(turn: Turn, know: Knowledge) -> Candidate:
+def force_the_taker(turn: Turn, know: Reading) -> Candidate:
     """In defence, lead a suit the taker has shown a void in, with a low card: the taker must
     spend a trump on it."""
     table = turn.table
-    taker_void = table.taker_void
-    taker_has_trumps = (taker_void & (1 << TRUMP_LEAD)) == 0
+    taker_void = table.public.taker_void
+    taker_has_trumps = (taker_void & NO_TRUMP_BIT) == 0
     defending = ~know.on_taker_side
     card = np.zeros(table.n_deals, bb.U64)
     for suit, suit_lo in enumerate(bb.SUIT_LO):
@@ -259,28 +263,31 @@ def force_the_taker(turn: Turn, know: Knowledge) -> Candidate:
     return bb.keep(defending & taker_has_trumps, card), np.zeros_like(card)
 
 
-def hunt_the_petit(turn: Turn, know: Knowledge) -> Candidate:
-    """In defence, while the Petit is out and not one's own: lead high trumps when long in them
-    (or when the taker has shown the Petit in a poignée), so the taker's trumps run out and the
-    Petit falls."""
+def hunt_the_petit(turn: Turn, know: Reading) -> Candidate:
+    """In defence, long in trumps while an opponent may hold the Petit: lead high trumps, so
+    that the taker's trumps run out and the Petit falls — but only while the defence can hold
+    more trumps than the taker is known to hold besides the Petit (its poignée, the shown
+    chien): else the hunt cannot succeed and only spends the defence's trumps. (Knowing that
+    the taker holds the Petit is no reason to hunt it without the trumps to do so: measured,
+    that reflex costs the defence several points a deal.)"""
     table = turn.table
-    petit_out = (know.unseen_hi & bb.PETIT_HI) != ZERO
+    known = know.known
+    petit_out = (know.threat_hi & bb.PETIT_HI) != ZERO
     trumps = turn.legal_hi & bb.TRUMPS_HI
     long_enough = bb.popcount(trumps) >= _HUNTING_TRUMPS[table.players]
-    taker_shown = (
-        table.shown_so_far(turn.position, table.is_taker)
-        if table.trick == 0
-        else table.taker_shown_hi
-    )
-    taker_showed_petit = (taker_shown & bb.PETIT_HI) != ZERO
-    hunt = ~know.on_taker_side & petit_out & (long_enough | taker_showed_petit)
+    taker_sure_hi = np.bitwise_or.reduce(bb.keep(table.is_taker, known.holds_hi), axis=0)
+    others_hi = np.bitwise_or.reduce(bb.keep(~table.is_taker, known.may_hold_hi), axis=0)
+    taker_others = bb.popcount(taker_sure_hi & bb.TRUMPS_HI & ~bb.PETIT_HI)
+    defence_most = bb.popcount(trumps) + bb.popcount(others_hi & bb.TRUMPS_HI & ~taker_sure_hi)
+    can_force = defence_most > taker_others
+    hunt = ~know.on_taker_side & petit_out & long_enough & can_force
     return np.zeros_like(turn.hand_lo), bb.keep(hunt, bb.highest(trumps))
 
 
 _LOW_OF_SUIT = [mask & bb.LOW_LO for mask in bb.SUIT_LO]
 
 
-def lead_low(turn: Turn, know: Knowledge) -> Candidate:
+def lead_low(turn: Turn, know: Reading) -> Candidate:
     """Otherwise lead a low card: the taker from his shortest suit (to make a void he can trump
     later), the defence from its longest (likely the taker's short one). With no low suited
     card, the cheapest card, the Petit and the Excuse last — the Excuse after the Petit while
@@ -328,7 +335,7 @@ class GreedyPolicy:
     name = "greedy"
 
     def choose(self, turn: Turn, rng: np.random.Generator) -> Candidate:
-        know = knowledge(turn)
+        know = reading(turn)
         leading = turn.table.lead_suit == NO_SUIT
         if leading.all():
             return self._first(turn, know, LEADING_HABITS)
@@ -339,7 +346,7 @@ class GreedyPolicy:
         return bb.select(leading, lead[0], follow[0]), bb.select(leading, lead[1], follow[1])
 
     @staticmethod
-    def _first(turn: Turn, know: Knowledge, habits) -> Candidate:
+    def _first(turn: Turn, know: Reading, habits) -> Candidate:
         chosen_lo, chosen_hi = _none(turn.table.n_deals)
         for habit in habits:
             undecided = (chosen_lo | chosen_hi) == ZERO

@@ -12,7 +12,8 @@ import numpy as np
 
 from . import bitboard as bb
 from .bitboard import ZERO
-from .table import NO_SUIT, Turn
+from .table import Turn
+from .vector_rules import NO_SUIT
 
 
 def either(lo: np.ndarray, hi: np.ndarray, prefer_lo: np.ndarray | bool = True):

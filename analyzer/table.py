@@ -18,7 +18,8 @@ from . import bitboard as bb
 from . import vector_rules
 from .bitboard import U64, ZERO
 from .game import Contract
-from .vector_rules import NO_SUIT, TRUMP_LEAD
+from .knowledge import PublicKnowledge, lead_bit
+from .vector_rules import NO_SUIT
 
 Candidate = tuple[np.ndarray, np.ndarray]
 """A card per deal as a pair of one-bit (N,) uint64 masks (zero where there is none)."""
@@ -50,16 +51,13 @@ class Table:
     called_hi: np.ndarray
     ecart_lo: np.ndarray  # (N,) uint64 the écart (known to the taker only)
     ecart_hi: np.ndarray
+    public: PublicKnowledge  # what all players know beyond the cards played
     trick: int = 0
     position: int = 0
-    known_void: np.ndarray = field(init=False)  # (n, N) uint8 bits 0–3 suits, 4 trumps
-    taker_void: np.ndarray = field(init=False)  # (N,) uint8 the taker's shown voids
-    taker_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the taker's shown trumps
-    taker_side_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the taker's side's
-    defence_shown_hi: np.ndarray = field(init=False)  # (N,) uint64 the defence's
     played_lo: np.ndarray = field(init=False)  # (N,) every card played so far (public)
     played_hi: np.ndarray = field(init=False)
     revealed: np.ndarray = field(init=False)  # (N,) bool the called card has been played
+    any_shown: bool = field(init=False)  # some player of some deal shows a poignée
     lead_suit: np.ndarray = field(init=False)  # (N,) int64: −1 none yet, 0–3 suit, 4 trumps
     lead_lo: np.ndarray = field(init=False)  # (N,) uint64 the cards of the suit led
     lead_hi: np.ndarray = field(init=False)  # (N,) uint64 the trumps when trumps were led
@@ -77,19 +75,10 @@ class Table:
 
     def __post_init__(self) -> None:
         n_deals = self.n_deals
-        self.known_void = np.zeros((self.players, n_deals), np.uint8)
-        self.taker_void = np.zeros(n_deals, np.uint8)
-
-        def shown_by(rows: np.ndarray) -> np.ndarray:
-            return np.bitwise_or.reduce(bb.keep(rows, self.shown_hi), axis=0)
-
-        self.taker_shown_hi = shown_by(self.is_taker)
-        self.taker_side_shown_hi = shown_by(self.on_taker_side)
-        self.defence_shown_hi = shown_by(~self.on_taker_side)
-
         self.played_lo = np.zeros(n_deals, U64)
         self.played_hi = np.zeros(n_deals, U64)
         self.revealed = np.zeros(n_deals, bool)
+        self.any_shown = bool(self.shown_hi.any())
         self.taker_tricks = np.zeros(n_deals, np.int64)
         self.defence_tricks = np.zeros(n_deals, np.int64)
         self._new_trick()
@@ -121,23 +110,14 @@ class Table:
         flat = rows * n_deals + np.arange(n_deals)[None, :]
         for name in _PER_PLAYER:
             setattr(self, name, np.take(getattr(self, name), flat))
+        for name in PublicKnowledge.PER_PLAYER:
+            setattr(self.public, name, np.take(getattr(self.public, name), flat))
         self._new_trick()
 
-    def shown_so_far(self, position: int, rows: np.ndarray) -> np.ndarray:
-        """(N,) uint64 the trumps that the players selected by ``rows`` ((n, N) bool, by
-        position) have shown, as far as the player at ``position`` has seen them: a poignée is
-        shown with its holder's first card, so during the first trick only by those who have
-        played already (or by oneself)."""
-        if self.trick > 0:
-            return np.bitwise_or.reduce(bb.keep(rows, self._shown_at_positions()), axis=0)
-        shown = self._shown_at_positions()
-        seen = np.zeros(self.n_deals, U64)
-        for other in range(position + 1):
-            seen |= bb.keep(rows[other], shown[other])
-        return seen
-
-    def _shown_at_positions(self) -> np.ndarray:
-        return np.take_along_axis(self.shown_hi, self.seat.astype(np.intp), axis=0)
+    def shown_at(self, position: int) -> np.ndarray:
+        """(N,) uint64 the trumps the player at ``position`` shows in a poignée (it shows them
+        with its first card)."""
+        return np.take_along_axis(self.shown_hi, self.seat[position : position + 1], axis=0)[0]
 
     def knows_sides(self, position: int) -> np.ndarray:
         """(N,) bool: whether the player at ``position`` knows every player's side (always, but
@@ -175,6 +155,7 @@ class Table:
         """The player to act plays one card in every deal: exactly one bit set in
         ``card_lo | card_hi``."""
         k = self.position
+        self.public.observe(self, card_lo, card_hi)
         self.hands_lo[k] ^= card_lo
         self.hands_hi[k] ^= card_hi
         self.played_lo |= card_lo
@@ -188,20 +169,10 @@ class Table:
         if is_excuse.any():
             self.excuse_position = bb.select(is_excuse, k, self.excuse_position)
             self.excuse_on_taker_side |= is_excuse & self.on_taker_side[k]
-        if k > 0:
-            # A player who does not follow shows a void; one who does not trump either, no
-            # trumps. (The Excuse shows nothing.)
-            is_trump = (card_hi & bb.TRUMPS_HI) != ZERO
-            followed = ((card_lo & self.lead_lo) | (card_hi & self.lead_hi)) != ZERO
-            off_suit = (self.lead_suit != NO_SUIT) & ~is_excuse & ~followed
-            shown = self.lead_bit | bb.select(is_trump, _NO_BITS, _NO_TRUMP_BIT)
-            void_bits = bb.select(off_suit, shown, _NO_BITS)
-            self.known_void[k] |= void_bits
-            self.taker_void |= bb.select(self.is_taker[k], void_bits, _NO_BITS)
         if k == 0 or (self.lead_suit == NO_SUIT).any():
             self.lead_suit = vector_rules.led_suit(self.lead_suit, card_lo, card_hi)
             self.lead_lo, self.lead_hi = vector_rules.suit_cards(self.lead_suit)
-            self.lead_bit = _LEAD_BIT[self.lead_suit]
+            self.lead_bit = lead_bit(self.lead_suit)
         wins, self.beat_lo, self.beat_hi = vector_rules.beats(
             card_lo, card_hi, self.lead_suit, self.beat_lo, self.beat_hi
         )
@@ -210,10 +181,6 @@ class Table:
         self.position += 1
 
 
-_NO_BITS = np.uint8(0)
-_NO_TRUMP_BIT = np.uint8(1 << TRUMP_LEAD)
-_LEAD_BIT = np.array([1, 2, 4, 8, 1 << TRUMP_LEAD, 0], np.uint8)
-"""Void bit shown by not following each lead (suits 0–3, trumps 4, none −1)."""
 _PER_PLAYER = (
     "seat",
     "hands_lo",
@@ -221,7 +188,6 @@ _PER_PLAYER = (
     "on_taker_side",
     "is_taker",
     "is_partner",
-    "known_void",
 )
 
 

@@ -208,16 +208,30 @@ def test_the_defender_long_in_trumps_leads_his_highest_to_hunt_the_petit(trumps,
     assert card_played(playout, seat=0, trick=1) == led
 
 
-def test_the_defence_hunts_the_petit_the_taker_has_shown_in_his_poignee():
-    # The taker shows ten trumps, the Petit among them; seat 2, with three trumps, wins trick 1
-    # and leads his highest trump.
+def test_a_shown_petit_is_no_reason_to_hunt_it_without_the_trumps_to_do_so():
+    # The taker shows ten trumps, the Petit among them; seat 2, with three trumps, wins trick 1.
+    # Leading his 20 would only feed the taker's long trumps: he leads a low diamond instead.
     taker = "1 3 6 8 11 12 16 18 19 21 R♥ 9♥ 5♥ D♦ 4♦ 9♣ 6♣ 3♠"  # exactly ten trumps
     greedy = "R♠ 5 14 20 C♠ 8♠ 6♠ C♥ 7♥ 4♥ V♦ 9♦ 5♦ D♣ 10♣ 5♣ 2♣ 1♣"
     deal = deal_of({0: "2♠", 1: taker, 2: greedy, 3: "4♠"})
     script = {0: "2♠", 1: "3♠", 2: "R♠", 3: "4♠"}
     playout = play_position(deal, taker=1, script=script, poignees=True)
     assert playout.shown_hi[1, 0] & 1  # the Petit is shown
-    assert card_played(playout, seat=2, trick=2) == "20"
+    assert card_played(playout, seat=2, trick=2) not in ("20", "14", "5")
+
+
+@pytest.mark.parametrize(("shown", "led"), [(False, "20"), (True, "2♠")])
+def test_the_defence_does_not_hunt_a_petit_it_cannot_force_out(shown, led):
+    # Seat 0, five trumps, wins trick 1 and would hunt the Petit (see above). But when the taker
+    # has shown fifteen trumps, the Petit among them, the defence holds at most six against his
+    # fourteen others: the Petit cannot be forced out, and seat 0 leads low instead.
+    taker = "3♥ 1 2 3 6 7 8 10 11 12 14 15 16 18 19 21 R♥ 9♥"  # fifteen trumps
+    suits = "D♠ 8♠ 6♠ 3♠ 2♠ 7♥ 4♥ V♦ 9♦ 5♦ D♣ 10♣"
+    deal = deal_of({0: f"C♥ 4 9 13 17 20 {suits}", 1: taker, 2: "2♥ D♥", 3: "1♥"})
+    script = {0: "C♥", 1: "3♥", 2: "2♥", 3: "1♥"}
+    playout = play_position(deal, taker=1, script=script, poignees=shown)
+    assert bool(playout.shown_hi[1, 0] & 1) == shown
+    assert card_played(playout, seat=0, trick=2) == led
 
 
 # --- lead_low -------------------------------------------------------------------------------

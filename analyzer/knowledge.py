@@ -1,0 +1,168 @@
+"""What each player knows (rules.md §12), for N deals at once, kept up to date card by card.
+
+Everything a fair policy may use, and nothing else:
+
+- what every player at the table knows, :class:`PublicKnowledge` (one per table): the cards
+  played and by whom (the table's), how many cards each still holds, the chien in Prise and
+  Garde and where it went, the trumps shown from the écart, the poignées (the table's, public
+  from their holder's first card), the partner once the called card is played (the table's),
+  and the certain inferences from play — a void in a suit, no trumps, no trump above the best one
+  in the trick after an undertrump;
+- what the player to act adds to it, :class:`PlayerKnowledge`: the own hand, the own écart
+  (taker), being the partner (5 players, the called card's holder); and what follows for every
+  other player: the cards it may hold, the cards it surely holds, and whether it is a known ally.
+
+Card sets are ``uint64`` pairs ``*_lo``/``*_hi`` (:mod:`bitboard`). Per-player arrays are (n, N)
+with rows by position in the current trick, like the table's, and turn with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import bitboard as bb
+from .bitboard import U64, ZERO
+from .vector_rules import NO_SUIT, TRUMP_LEAD
+
+if TYPE_CHECKING:
+    from .table import Table, Turn
+
+NO_TRUMP_BIT = np.uint8(1 << TRUMP_LEAD)
+"""The bit of :attr:`PublicKnowledge.void` that says "holds no trump"."""
+_NO_BITS = np.uint8(0)
+_LEAD_BIT = np.array([1, 2, 4, 8, 1 << TRUMP_LEAD, 0], np.uint8)  # by lead suit: 0–3, 4, −1
+_VOID_SUITS_LO = np.array(
+    [sum(int(bb.SUIT_LO[suit]) for suit in range(4) if bits >> suit & 1) for bits in range(16)], U64
+)  # by the four suit bits of a void: the cards of those suits
+
+
+class PublicKnowledge:
+    """What all players know of N deals, kept up to date card by card by :meth:`observe`.
+
+    ``may_hold_lo/hi`` (n, N): the cards each player may hold (or may have played), as far as
+    everyone knows — not the shown chien's unless the taker, not the trumps shown from the écart,
+    not another's poignée, nothing of a shown void, no trump ruled out by play. ``holds_lo/hi``
+    (n, N): the cards each player surely holds (or has played) — the taker the shown chien's kings,
+    bouts and trumps that could not go to the écart (rules.md §3), a poignée's trumps once shown.
+    ``void`` (n, N) uint8: shown voids, bits 0–3 the suits and :data:`NO_TRUMP_BIT`;
+    ``taker_void`` (N,) the taker's. Rows by position, turning with the table's.
+    """
+
+    PER_PLAYER = ("may_hold_lo", "may_hold_hi", "holds_lo", "holds_hi", "void")
+    """The (n, N) arrays, which turn with the table's rows."""
+
+    def __init__(
+        self,
+        is_taker: np.ndarray,
+        chien_lo: np.ndarray,
+        chien_hi: np.ndarray,
+        ecart_shown_hi: np.ndarray,
+    ) -> None:
+        """``is_taker`` (n, N) bool by row; ``chien_lo/hi`` (N,) the chien as shown in Prise and
+        Garde (0 in Garde Sans and Garde Contre, where nobody sees it); ``ecart_shown_hi`` (N,)
+        the trumps the taker had to put in the écart (shown to all)."""
+        others = ~is_taker
+        self.ecart_shown_hi = ecart_shown_hi
+        self.may_hold_lo = bb.ALL_LO & ~bb.keep(others, chien_lo)
+        self.may_hold_hi = bb.ALL_HI & ~bb.keep(others, chien_hi) & ~ecart_shown_hi
+        # Kings and bouts never go to the écart; trumps do only when shown.
+        self.holds_lo = bb.keep(is_taker, chien_lo & bb.KINGS_LO)
+        self.holds_hi = bb.keep(is_taker, chien_hi & ~ecart_shown_hi)
+        self.void = np.zeros(is_taker.shape, np.uint8)
+        self.taker_void = np.zeros(is_taker.shape[1], np.uint8)
+
+    def observe(self, table: Table, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
+        """The player to act in ``table`` plays ``card`` (before the table lays it down): a
+        poignée is shown with its holder's first card, and what the card proves about the hand
+        it came from. (That a card played is held by nobody any more is the table's
+        ``played_lo/hi``: :func:`of` takes it from there.)"""
+        k = table.position
+        if table.trick == 0 and table.any_shown:
+            shown = table.shown_at(k)
+            self.holds_hi[k] |= shown
+            self.may_hold_hi &= ~shown
+            self.may_hold_hi[k] |= shown
+        if k == 0:
+            return  # a lead proves nothing
+        is_excuse = card_hi == bb.EXCUSE_HI
+        is_trump = (card_hi & bb.TRUMPS_HI) != ZERO
+        followed = ((card_lo & table.lead_lo) | (card_hi & table.lead_hi)) != ZERO
+        off_suit = (table.lead_suit != NO_SUIT) & ~is_excuse & ~followed
+        # Not following shows a void; not trumping either, no trumps.
+        shown_void = table.lead_bit | bb.select(is_trump, _NO_BITS, NO_TRUMP_BIT)
+        void_bits = bb.select(off_suit, shown_void, _NO_BITS)
+        self.void[k] |= void_bits
+        self.taker_void |= bb.select(table.is_taker[k], void_bits, _NO_BITS)
+        self.may_hold_lo[k] &= ~_VOID_SUITS_LO[void_bits & 0xF]
+        # A trump that does not beat the trick's best card is under a trump already down: the
+        # player holds none above it (it would have had to overtrump).
+        undertrump = is_trump & ((card_hi & table.beat_hi) == ZERO)
+        no_trumps = (void_bits & NO_TRUMP_BIT) != 0
+        ruled_out = bb.keep(undertrump, table.beat_hi) | bb.keep(no_trumps, bb.TRUMPS_HI)
+        self.may_hold_hi[k] &= ~ruled_out
+
+
+def lead_bit(lead_suit: np.ndarray) -> np.ndarray:
+    """(N,) uint8 the :attr:`PublicKnowledge.void` bit of the suit led (0 while none is)."""
+    return _LEAD_BIT[lead_suit]
+
+
+@dataclass
+class PlayerKnowledge:
+    """What the player to act knows (:func:`of`), per deal: (N,) arrays, (n, N) per position.
+
+    ``unseen``: the cards it has not seen (not played, not in its hand, not in its own écart,
+    not trumps shown from the écart). ``may_hold`` (n, N): the cards each other player may hold
+    as far as it knows (:class:`PublicKnowledge`, less its own cards); its own row is empty.
+    ``holds`` (n, N): the unseen cards each player surely holds, as everyone knows. ``ally`` (n, N)
+    bool: known to be on its side (itself included).
+    """
+
+    position: int
+    unseen_lo: np.ndarray
+    unseen_hi: np.ndarray
+    may_hold_lo: np.ndarray
+    may_hold_hi: np.ndarray
+    holds_lo: np.ndarray
+    holds_hi: np.ndarray
+    ally: np.ndarray
+
+    def opponents_may_hold(self, rows: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
+        """(N,) the cards that a player not known to be an ally may hold, among the positions
+        ``rows`` (default: all)."""
+        opponent = ~self.ally[rows]
+        lo = np.bitwise_or.reduce(bb.keep(opponent, self.may_hold_lo[rows]), axis=0)
+        hi = np.bitwise_or.reduce(bb.keep(opponent, self.may_hold_hi[rows]), axis=0)
+        return lo, hi
+
+
+def of(turn: Turn) -> PlayerKnowledge:
+    """What the player of ``turn`` knows."""
+    table = turn.table
+    public = table.public
+    k = turn.position
+    own_lo = turn.hand_lo | bb.keep(turn.is_taker, table.ecart_lo)
+    own_hi = turn.hand_hi | bb.keep(turn.is_taker, table.ecart_hi)
+    unseen_lo = bb.ALL_LO & ~(table.played_lo | own_lo)
+    unseen_hi = bb.ALL_HI & ~(table.played_hi | own_hi | public.ecart_shown_hi)
+    may_lo = public.may_hold_lo & unseen_lo
+    may_hi = public.may_hold_hi & unseen_hi
+    may_lo[k] = ZERO
+    may_hi[k] = ZERO
+    ally = table.on_taker_side == table.on_taker_side[k]
+    if table.players == 5:
+        ally &= table.knows_sides(k)
+        ally[k] = True
+    return PlayerKnowledge(
+        position=k,
+        unseen_lo=unseen_lo,
+        unseen_hi=unseen_hi,
+        may_hold_lo=may_lo,
+        may_hold_hi=may_hi,
+        holds_lo=public.holds_lo & unseen_lo,
+        holds_hi=public.holds_hi & unseen_hi,
+        ally=ally,
+    )
