@@ -45,14 +45,14 @@ def test_human_output_is_one_line_per_figure(monkeypatch):
 
 
 def test_without_the_advisor_its_figures_are_null_with_a_note(monkeypatch):
-    monkeypatch.setattr(bench, "ADVISE_MODULE", "tarot_advisor.cli.no_such_advisor")
+    monkeypatch.setattr(bench, "ADVISE_SCRIPT", "tarot-no-such-advisor")
     only = ["--only", "playouts_per_second", "--only", "advise_seconds"]
     result = CliRunner().invoke(main, [*SMALL, *only, "--json"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
     assert set(figures) == {"jobs", "notes", "playouts_per_second", "advise_seconds"}
     assert figures["advise_seconds"] is None
-    assert "does not exist yet" in figures["notes"]["advise_seconds"]
+    assert "not installed" in figures["notes"]["advise_seconds"]
 
 
 def test_an_unknown_measurement_is_one_sentence_and_exit_code_2():
