@@ -22,7 +22,7 @@ import numpy as np
 from .bitboard import U64
 from .deal import Deals
 from .engine import Playout, _cards_of_sets, play
-from .game import chien_size, hand_size
+from .game import Contract, chien_size, hand_size
 from .greedy import GreedyPolicy
 from .position import Position, no_petit_sec
 from .position import constraints as position_constraints
@@ -50,25 +50,29 @@ class Continuation:
 
 
 class _Replay:
-    """Plays the record's cards, then each row's candidate, then ``then`` to the end."""
+    """Plays each row's recorded cards ((S, R) one-bit pairs, in play order), then each row's
+    candidate (if any), then ``then`` to the end."""
 
     name = "replay"
 
     def __init__(
-        self, prefix: list[int], candidate: Candidate | None, then: Policy, players: int
+        self, prefix: Candidate, candidate: Candidate | None, then: Policy, players: int
     ) -> None:
-        self.prefix = [card_set([card]) for card in prefix]
+        self.prefix_lo, self.prefix_hi = prefix
         self.candidate = candidate
         self.then = then
         self.players = players
 
     def choose(self, turn: Turn, rng: np.random.Generator) -> Candidate:
         step = turn.table.trick * self.players + turn.position
-        rows = turn.table.n_deals
-        if step < len(self.prefix):
-            lo, hi = self.prefix[step]
-            return np.full(rows, lo, U64), np.full(rows, hi, U64)
-        if step == len(self.prefix) and self.candidate is not None:
+        scripted = step < len(self.prefix_lo) or (
+            step == len(self.prefix_lo) and self.candidate is not None
+        )
+        if scripted and hasattr(self.then, "observe"):
+            self.then.observe(turn)  # a policy that keeps the history must see every turn
+        if step < len(self.prefix_lo):
+            return self.prefix_lo[step], self.prefix_hi[step]
+        if step == len(self.prefix_lo) and self.candidate is not None:
             return self.candidate
         return self.then.choose(turn, rng)
 
@@ -84,30 +88,98 @@ class _FixedEcart:
 
 
 class _ShownPoignees:
-    """Each seat shows the trumps the record says it showed (they are in its hand)."""
+    """Each seat shows the trumps it was seen to show (they are in its hand): ``shown_hi`` (R,)
+    uint64 every trump shown, by anyone."""
 
-    def __init__(self, shown_hi: int) -> None:
-        self.shown_hi = U64(shown_hi)
+    def __init__(self, shown_hi: np.ndarray) -> None:
+        self.shown_hi = shown_hi
 
     def choose(self, hand_hi: np.ndarray, players: int) -> np.ndarray:
         return hand_hi & self.shown_hi
 
 
-def _deals(position: Position, lo: np.ndarray, hi: np.ndarray) -> Deals:
-    """(R,) deals of the worlds ``lo``/``hi`` ((R, n + 1) uint64), seats in engine order. In
-    Prise and Garde the chien given to the engine is the world's écart: the taker takes it and
-    discards it again, which leaves the same hands as the real chien and écart would."""
-    n = position.players
+@dataclass(frozen=True)
+class Replay:
+    """R deals as the engine must replay them (engine seats: seat 0 leads the first trick
+    unless a chelem was announced).
+
+    ``hands_lo``/``hands_hi`` (R, n) uint64 each seat's hand as dealt — the taker's without the
+    chien in Prise and Garde; ``aside_lo``/``aside_hi`` (R,) the chien given to the engine —
+    in Prise and Garde the écart: the taker takes it and discards it again, which leaves the
+    same hands as the real chien and écart would; ``taker`` (R,) int64; ``called`` (R,) int64
+    (5 players) or None; ``shown_hi`` (R,) trumps shown in poignées; ``prefix`` (S, R) one-bit
+    pairs, the cards played so far in order.
+    """
+
+    hands_lo: np.ndarray
+    hands_hi: np.ndarray
+    aside_lo: np.ndarray
+    aside_hi: np.ndarray
+    taker: np.ndarray
+    called: np.ndarray | None
+    shown_hi: np.ndarray
+    prefix: Candidate
+    announce_chelem: bool = False
+
+
+def replay_play(
+    contract: Contract,
+    replay: Replay,
+    candidate: Candidate | None,
+    rng: np.random.Generator,
+    policy: Policy | None = None,
+) -> Playout:
+    """Play every row of ``replay``: the recorded cards, then the row's ``candidate`` card (a
+    one-bit pair per row; None: the policy chooses), then ``policy`` (default: the greedy) for
+    every seat to the end."""
+    rows, n = replay.hands_lo.shape
     size = hand_size(n)
-    rows = len(lo)
     cards = np.zeros((rows, 78), np.uint8)
+    for seat in range(n):
+        cards[:, seat * size : (seat + 1) * size] = _cards_of_sets(
+            replay.hands_lo[:, seat], replay.hands_hi[:, seat], size
+        )
+    cards[:, n * size :] = _cards_of_sets(replay.aside_lo, replay.aside_hi, chien_size(n))
+    return play(
+        Deals(n, cards),
+        replay.taker,
+        contract,
+        _Replay(replay.prefix, candidate, policy or GreedyPolicy(), n),
+        rng=rng,
+        called=replay.called,
+        ecart_policy=_FixedEcart(replay.aside_lo, replay.aside_hi),
+        poignee_policy=_ShownPoignees(replay.shown_hi),
+        announce_chelem=replay.announce_chelem,
+    )
+
+
+def position_replay(position: Position, lo: np.ndarray, hi: np.ndarray) -> Replay:
+    """The :class:`Replay` of the worlds ``lo``/``hi`` ((R, n + 1) uint64, holders by record
+    seat then the aside) of a position."""
+    n, rows = position.players, len(lo)
+    hands_lo = np.zeros((rows, n), U64)
+    hands_hi = np.zeros((rows, n), U64)
     for seat in range(n):
         engine_seat = (seat - position.first_leader) % n
         played_lo, played_hi = card_set(position.played[seat])
-        hand = _cards_of_sets(lo[:, seat] | U64(played_lo), hi[:, seat] | U64(played_hi), size)
-        cards[:, engine_seat * size : (engine_seat + 1) * size] = hand
-    cards[:, n * size :] = _cards_of_sets(lo[:, n], hi[:, n], chien_size(n))
-    return Deals(n, cards)
+        hands_lo[:, engine_seat] = lo[:, seat] | U64(played_lo)
+        hands_hi[:, engine_seat] = hi[:, seat] | U64(played_hi)
+    prefix = [card_set([card]) for trick in position.tricks for card in trick]
+    prefix_lo = np.array([[lo for lo, _ in prefix]], U64).T.repeat(rows, axis=1)
+    prefix_hi = np.array([[hi for _, hi in prefix]], U64).T.repeat(rows, axis=1)
+    shown = card_set([c for _, cards in position.poignees for c in cards])[1]
+    called = None if position.called is None else np.full(rows, position.called, np.int64)
+    return Replay(
+        hands_lo=hands_lo,
+        hands_hi=hands_hi,
+        aside_lo=lo[:, n].copy(),
+        aside_hi=hi[:, n].copy(),
+        taker=np.full(rows, (position.taker - position.first_leader) % n, np.int64),
+        called=called,
+        shown_hi=np.full(rows, shown, U64),
+        prefix=(prefix_lo.reshape(len(prefix), rows), prefix_hi.reshape(len(prefix), rows)),
+        announce_chelem=position.chelem_announced,
+    )
 
 
 def continue_play(
@@ -134,20 +206,8 @@ def continue_play(
             np.repeat(np.array([lo for lo, _ in sets], U64), k),
             np.repeat(np.array([hi for _, hi in sets], U64), k),
         )
-    prefix = [card for trick in position.tricks for card in trick]
-    replay = _Replay(prefix, candidate, policy or GreedyPolicy(), n)
-    shown = card_set([c for _, cards in position.poignees for c in cards])[1]
-    engine_taker = (position.taker - position.first_leader) % n
-    playout = play(
-        _deals(position, rows_lo, rows_hi),
-        engine_taker,
-        position.contract,
-        replay,
-        rng=rng,
-        called=position.called,
-        ecart_policy=_FixedEcart(rows_lo[:, n], rows_hi[:, n]),
-        poignee_policy=_ShownPoignees(shown),
-        announce_chelem=position.chelem_announced,
+    playout = replay_play(
+        position.contract, position_replay(position, rows_lo, rows_hi), candidate, rng, policy
     )
     return Continuation(
         playout=playout,

@@ -201,29 +201,90 @@ def check(constraints: Constraints) -> None:
         _deal_tables(constraints, d)
 
 
+def _as_bools(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """(..., 78) bool: the cards of each (lo, hi) set of shape (...)."""
+    return ((lo[..., None] & _CARD_LO) | (hi[..., None] & _CARD_HI)) != 0
+
+
+def _shuffled(
+    constraints: Constraints, k: int, rng: np.random.Generator, rounds: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Up to ``k`` worlds per deal by plain rejection, all deals at once: the free cards are
+    shuffled into the holders' free places (every such deal equally likely) and the deal is
+    kept if every card went to a holder that may hold it — so a kept world is uniform among
+    the worlds that fit. Returns (lo, hi) (D, k, h) and the number filled per deal (D,)."""
+    n_deals, h = constraints.n_deals, constraints.holders
+    may = _as_bools(constraints.may_lo, constraints.may_hi)  # (D, h, 78)
+    must = _as_bools(constraints.must_lo, constraints.must_hi)
+    free = may.any(axis=1) & ~must.any(axis=1)  # (D, 78)
+    room = constraints.count - must.sum(axis=2)
+    ends = np.cumsum(room, axis=1)  # (D, h) the last rank + 1 of each holder's places
+    # The holder of each rank in the shuffled order (h: no place, for cards that are not free).
+    holder_of_rank = (np.arange(N_CARDS)[None, :, None] >= ends[:, None, :]).sum(axis=2)
+    flat_may = np.concatenate([may, np.zeros((n_deals, 1, N_CARDS), bool)], axis=1).reshape(-1)
+    out_lo = np.zeros((n_deals, k, h), U64)
+    out_hi = np.zeros((n_deals, k, h), U64)
+    filled = np.zeros(n_deals, np.int64)
+    sound = (room >= 0).all(axis=1) & (room.sum(axis=1) == free.sum(axis=1))
+    for _ in range(rounds):
+        todo = np.flatnonzero(sound & (filled < k))  # deals still short of worlds
+        if len(todo) == 0:
+            break
+        keys = np.where(free[todo, None, :], rng.random((len(todo), k, N_CARDS)), 2.0)
+        rank = np.argsort(np.argsort(keys, axis=2), axis=2)  # (T, k, 78)
+        holder = np.take_along_axis(holder_of_rank[todo, None, :], rank, axis=2)
+        index = (todo[:, None, None] * (h + 1) + holder) * N_CARDS + np.arange(N_CARDS)
+        fits = (~free[todo, None, :] | flat_may[index]).all(axis=2)  # (T, k)
+        world_lo = np.zeros((len(todo), k, h), U64)
+        world_hi = np.zeros((len(todo), k, h), U64)
+        for p in range(h):
+            mine = holder == p
+            world_lo[:, :, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_LO), axis=2)
+            world_hi[:, :, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_HI), axis=2)
+        world_lo |= constraints.must_lo[todo, None, :]
+        world_hi |= constraints.must_hi[todo, None, :]
+        for t in np.flatnonzero(fits.any(axis=1)):
+            d = todo[t]
+            kept = np.flatnonzero(fits[t])[: k - filled[d]]
+            out_lo[d, filled[d] : filled[d] + len(kept)] = world_lo[t, kept]
+            out_hi[d, filled[d] : filled[d] + len(kept)] = world_hi[t, kept]
+            filled[d] += len(kept)
+    return out_lo, out_hi, filled
+
+
 def sample(
     constraints: Constraints,
     k: int,
     rng: np.random.Generator,
     accept: Callable[[np.ndarray, np.ndarray, int], np.ndarray] | None = None,
     max_rounds: int = 100,
+    shuffles: int = 16,
 ) -> Worlds:
     """``k`` worlds per deal, uniform among those that fit (and that ``accept`` keeps).
+
+    First up to ``shuffles`` rounds of plain rejection for all deals at once (cheap when few
+    constraints bind), then the exact counting draw for the worlds still missing (when many
+    bind, few cards are left and the tables are small). Each world is uniform either way, and
+    independent of the others, so the mixture is uniform too.
 
     ``accept(lo, hi, d)`` gets (k', h) uint64 worlds of deal ``d`` and returns (k',) bool.
     Returns (lo, hi), each (D, k, h) uint64. Raises :class:`NoWorldError` when a deal has no
     world, or when ``accept`` refuses every draw for ``max_rounds`` rounds.
     """
-    n_deals, h = constraints.n_deals, constraints.holders
-    out_lo = np.zeros((n_deals, k, h), U64)
-    out_hi = np.zeros((n_deals, k, h), U64)
-    for d in range(n_deals):
+    h = constraints.holders
+    out_lo, out_hi, filled = _shuffled(constraints, k, rng, shuffles)
+    if accept is not None:
+        for d in np.flatnonzero(filled):
+            kept = np.flatnonzero(accept(out_lo[d, : filled[d]], out_hi[d, : filled[d]], d))
+            out_lo[d, : len(kept)] = out_lo[d, kept]
+            out_hi[d, : len(kept)] = out_hi[d, kept]
+            filled[d] = len(kept)
+    for d in np.flatnonzero(filled < k):
         tables, free, _ = _deal_tables(constraints, d)
         base_lo = constraints.must_lo[d]
         base_hi = constraints.must_hi[d]
-        filled = 0
         for _ in range(max_rounds):
-            holder = tables.draw(k - filled, rng)  # (k', M)
+            holder = tables.draw(k - filled[d], rng)  # (k', M)
             lo = np.tile(base_lo, (len(holder), 1))
             hi = np.tile(base_hi, (len(holder), 1))
             for j, card in enumerate(free):
@@ -233,10 +294,10 @@ def sample(
             if accept is not None:
                 kept = accept(lo, hi, d)
                 lo, hi = lo[kept], hi[kept]
-            out_lo[d, filled : filled + len(lo)] = lo
-            out_hi[d, filled : filled + len(hi)] = hi
-            filled += len(lo)
-            if filled == k:
+            out_lo[d, filled[d] : filled[d] + len(lo)] = lo
+            out_hi[d, filled[d] : filled[d] + len(hi)] = hi
+            filled[d] += len(lo)
+            if filled[d] == k:
                 break
         else:
             raise NoWorldError("no deal of the hidden cards passes the acceptance test")

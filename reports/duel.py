@@ -32,6 +32,7 @@ from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract, check_players
 from tarot_advisor.analyzer.greedy import GreedyPolicy
 from tarot_advisor.analyzer.heuristic import point_counts
+from tarot_advisor.analyzer.lookahead import LookaheadPolicy
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
 from tarot_advisor.analyzer.policy import RandomPolicy, SimplePolicy
 from tarot_advisor.analyzer.record import dumps_records
@@ -45,6 +46,7 @@ POLICIES: dict[str, Callable[[], Policy]] = {
     "greedy": GreedyPolicy,
     "simple": SimplePolicy,
     "random": RandomPolicy,
+    "lookahead": LookaheadPolicy,
 }
 """The policies a duel can set against each other, by name."""
 MATCHES = ("a_takes", "b_takes", "a_defends")
@@ -93,6 +95,13 @@ def policy_named(name: str) -> Policy:
         raise DuelError(f"'{name}' is not a policy (one of {', '.join(POLICIES)})") from None
 
 
+def playing(policy: Policy, side: str) -> Policy:
+    """``policy`` playing for one side only: a searching policy (the lookahead) then spares the
+    searches of the other side's decisions, which the engine asks for but does not use."""
+    for_side = getattr(policy, "for_side", None)
+    return for_side(side) if for_side else policy
+
+
 def choose_takers(deals: Deals) -> tuple[np.ndarray, np.ndarray | None]:
     """The taker of each deal, the seat with the highest point count ((N,) int64, the first
     such seat on a tie), and with 5 players its call ((N,) int64 card ids, else ``None``)."""
@@ -121,9 +130,9 @@ def duel_chunk(
     taker, called = choose_takers(deals)
     policy_a, policy_b = policy_named(a), policy_named(b)
     sides = {
-        "a_takes": (policy_a, policy_b),
+        "a_takes": (playing(policy_a, "taker"), policy_b),
         "b_takes": (policy_b, policy_b),
-        "a_defends": (policy_b, policy_a),
+        "a_defends": (policy_b, playing(policy_a, "defence")),
     }
     out: dict[str, np.ndarray | str] = {}
     dumped: list[list[dict]] = []
