@@ -21,6 +21,18 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from .auction import (
+    DEFAULT_MODEL,
+    AuctionError,
+    AuctionResult,
+    AuctionSamples,
+    PointCountBidder,
+    bidder,
+    defended_outcome,
+    evaluate,
+    parse_bids,
+    sample_auction,
+)
 from .calibrated import CalibratedCount, calibrated_count
 from .calling import callable_rank
 from .cards import format_card, sort_cards, suited, trumps_and_excuse
@@ -116,6 +128,8 @@ class Analysis:
     """5 players: the card to call (a king the hand lacks, or its own to play alone)."""
     call_scores: dict[int, float] = field(default_factory=dict)
     """5 players: each callable card → the best expected score when calling it."""
+    auction: AuctionResult | None = None
+    """The bids heard, the legal actions and each action's value, E[pass] included."""
     seconds: float = 0.0
     records: list[dict] | None = None
 
@@ -181,6 +195,7 @@ class Analysis:
             "heuristic_agrees": self.heuristic_agrees,
             "called": None if self.called is None else format_card(self.called),
             "call_scores": {format_card(c): s for c, s in self.call_scores.items()},
+            **(self.auction.to_dict() if self.auction else {}),
             "seconds": round(self.seconds, 3),
         }
 
@@ -208,15 +223,37 @@ def call_candidates(hand: Sequence[int]) -> list[int]:
     return [suited(suit, rank) for suit in range(4)]
 
 
+@dataclass(frozen=True)
+class Bidding:
+    """How the others bid (``model``) and, when given, the bids heard (indices into BIDS)."""
+
+    model: PointCountBidder
+    heard: tuple[int, ...] | None = None
+
+
 def _sample(
-    rng: np.random.Generator, n: int, hand: tuple[int, ...], players: int, position: int | None
-) -> tuple[Deals, np.ndarray]:
-    """``n`` completions of ``hand`` with the hand at the taker's seat, and the seats (N,)."""
+    rng: np.random.Generator,
+    n: int,
+    hand: tuple[int, ...],
+    players: int,
+    position: int | None,
+    bidding: Bidding,
+) -> tuple[Deals, np.ndarray, tuple[int, int]]:
+    """Completions of ``hand`` with the hand at the taker's seat, the seats (N,), and how many
+    deals of how many drawn fit: ``n`` of ``n``, or with bids heard those of ``n`` or fewer
+    that fit them (:func:`auction.sample_auction`)."""
+    if bidding.heard is not None:
+        try:
+            found = sample_auction(rng, n, hand, players, bidding.heard, bidding.model)
+        except AuctionError as error:
+            raise HandError(str(error)) from None
+        seats = np.full(len(found.deals), len(bidding.heard), np.int64)
+        return found.deals, seats, (found.fitting, found.drawn)
     seats = rng.integers(0, players, n) if position is None else np.full(n, position - 1)
     taker = seats.astype(np.int64)
     hands = np.broadcast_to(np.asarray(hand, np.uint8), (n, len(hand)))
     try:
-        return complete(rng, hands, taker, players), taker
+        return complete(rng, hands, taker, players), taker, (n, n)
     except PetitSecError as error:
         raise HandError(str(error)) from None
 
@@ -272,12 +309,17 @@ class ChunkOutcomes:
 
     samples: dict[Choice, ContractSamples]
     records: list[dict]
+    auction: AuctionSamples
+    fitting: tuple[int, int]
+    """How many deals fit the bids heard, of how many drawn (all of them without bids)."""
 
     @staticmethod
     def merge(chunks: Sequence[ChunkOutcomes]) -> ChunkOutcomes:
         return ChunkOutcomes(
             {key: _concatenate([c.samples[key] for c in chunks]) for key in chunks[0].samples},
             [r for chunk in chunks for r in chunk.records],
+            _concatenate([c.auction for c in chunks]),
+            (sum(c.fitting[0] for c in chunks), sum(c.fitting[1] for c in chunks)),
         )
 
 
@@ -290,9 +332,12 @@ def _chunk(
     position: int | None,
     calls: tuple[int | None, ...],
     keep_records: bool,
+    bidding: Bidding,
 ) -> ChunkOutcomes:
-    """Every contract under every call on ``n`` samples (see :class:`ContractSamples`)."""
-    deals, taker = _sample(rng, n, hand, players, position)
+    """Every contract under every call on ``n`` samples (see :class:`ContractSamples`), and
+    the auction around the user on the same samples."""
+    deals, taker, fitting = _sample(rng, n, hand, players, position, bidding)
+    n = len(deals)
     policy = GreedyPolicy()
     samples: dict[Choice, ContractSamples] = {}
     dumped: list[dict] = []
@@ -315,7 +360,8 @@ def _chunk(
                     shown_score=pair.shown_score(contract) if replayed else None,
                     shown=pair.showed() if replayed else None,
                 )
-    return ChunkOutcomes(samples, dumped)
+    auction = defended_outcome(deals, taker, bidding.model, policy, rng=rng, heard=bidding.heard)
+    return ChunkOutcomes(samples, dumped, auction, fitting)
 
 
 def _records(playout: Playout, scores: dict[Contract, Scores]) -> list[dict]:
@@ -330,10 +376,11 @@ def _announced_chunk(
     players: int,
     position: int | None,
     choice: Choice,
+    bidding: Bidding,
 ) -> AnnouncedSamples:
     """``choice`` played on the same ``n`` samples as :func:`_chunk`'s (the same stream), the
     chelem announced."""
-    deals, taker = _sample(rng, n, hand, players, position)
+    deals, taker, _ = _sample(rng, n, hand, players, position, bidding)
     playout = play(
         deals,
         taker,
@@ -359,10 +406,15 @@ def analyse_hand(
     backend: str | None = None,
     keep_records: bool = False,
     on_done: Callable[[int], None] | None = None,
+    bids: Sequence[str] | str | None = None,
+    others: str | PointCountBidder = DEFAULT_MODEL,
 ) -> Analysis:
     """Analyse ``hand`` (card ids) for ``players`` players; see the module docstring.
 
-    ``position``: 1…n, or ``None`` to average over positions drawn uniformly. ``jobs`` and
+    ``position``: 1…n, or ``None`` to average over positions drawn uniformly. ``bids``: the
+    bids heard before the user's turn (names of :data:`~.game.BIDS`, from position 1), which
+    fix the position and condition the samples; ``others``: how the other players bid
+    (:data:`auction.MODELS`). ``jobs`` and
     ``backend`` choose the workers (:func:`parallel.map_chunks`); they never change the
     numbers. ``keep_records`` keeps every playout as a deal record (``Analysis.records``).
     ``on_done`` receives the number of playout batches finished so far, of
@@ -374,10 +426,21 @@ def analyse_hand(
         raise HandError(f"the position goes from 1 to {players}, not {position}")
     if samples < 2:
         raise HandError(f"at least 2 samples are needed, not {samples}")
+    try:
+        bidding = Bidding(bidder(others), None if bids is None else parse_bids(bids, players))
+    except AuctionError as error:
+        raise HandError(str(error)) from None
+    if bidding.heard is not None:
+        if position not in (None, len(bidding.heard) + 1):
+            raise HandError(
+                f"{len(bidding.heard)} bids heard put you at position {len(bidding.heard) + 1},"
+                f" not {position}"
+            )
+        position = len(bidding.heard) + 1
     calls: tuple[int | None, ...] = tuple(call_candidates(hand)) if players == 5 else (None,)
     n_chunks = -(-samples // CHUNK)
     progress = (lambda done: on_done(done // CHUNK)) if on_done else None
-    common = dict(hand=hand, players=players, position=position)
+    common = dict(hand=hand, players=players, position=position, bidding=bidding)
     kwargs = dict(seed=seed, chunk_size=CHUNK, jobs=jobs, backend=backend)
     outcomes = ChunkOutcomes.merge(
         map_chunks(
@@ -414,8 +477,16 @@ def analyse_hand(
             p_petit_au_bout=float(np.mean(played.petit)),
             p_chelem=float(np.mean(played.chelem)),
         )
-    best, best_score = best_of(called)
-    recommendation = best.value if best_score > 0 else "pass"
+    n_samples = len(outcomes.auction.defended)
+    auction = evaluate(
+        outcomes.auction,
+        {c: by_choice[Choice(c, called)].score for c in Contract},
+        bidding.heard,
+        bidding.model.label,
+        None if bidding.heard is None else outcomes.fitting[0] / outcomes.fitting[1],
+    )
+    recommendation = auction.recommendation
+    best = Contract(recommendation) if recommendation != "pass" else best_of(called)[0]
     # Prise and Garde are always equally likely: of two equally safe contracts, the better pays.
     likeliest = max(
         Contract, key=lambda c: (contracts[c].p_make.mean, contracts[c].expected_score.mean)
@@ -443,7 +514,7 @@ def analyse_hand(
         hand=hand,
         players=players,
         position=position,
-        samples=samples,
+        samples=n_samples,
         seed=seed,
         point_count=point_count(hand),
         contracts=contracts,
@@ -453,6 +524,7 @@ def analyse_hand(
         chelem=chelem,
         called=called,
         call_scores=call_scores,
+        auction=auction,
         seconds=time.perf_counter() - start,
         records=outcomes.records if keep_records else None,
     )

@@ -16,9 +16,11 @@ from tarot_advisor.analyzer.advisor import (
     HandError,
     analyse_hand,
 )
+from tarot_advisor.analyzer.auction import DEFAULT_MODEL, MODELS
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.record import dumps_records
+from tarot_advisor.cli.auction_view import auction_lines
 from tarot_advisor.cli.errors import INPUT_ERROR, Command, fail
 from tarot_advisor.cli.limits import (
     check_disk,
@@ -103,6 +105,7 @@ def render(analysis: Analysis) -> str:
             f"{_points(result.expected_score):>17} {100 * result.p_petit_au_bout:13.1f}% "
             f"{100 * result.p_chelem:6.1f}% {mark}".rstrip()
         )
+    lines += auction_lines(analysis)
     lines += ["", _poignee_line(analysis), _chelem_line(analysis), "", _advice_line(analysis)]
     lines.append(
         f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "
@@ -196,6 +199,20 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
     show_default=True,
     help="Deals of the unseen cards to play out.",
 )
+@click.option(
+    "--bids",
+    default=None,
+    help='The bids made before you, from position 1, e.g. "pass prise" (pass, prise, garde, '
+    "garde_sans, garde_contre); they fix your position. The advice is then a legal action.",
+)
+@click.option(
+    "--others",
+    type=click.Choice(MODELS),
+    default=DEFAULT_MODEL,
+    show_default=True,
+    help="How the other players bid: the point count calibrated for the player count, or the "
+    "seed's barème.",
+)
 @seed_option()
 @jobs_option(
     default=1,
@@ -218,6 +235,8 @@ def main(
     players: str,
     position: int | None,
     samples: int,
+    bids: str | None,
+    others: str,
     seed: int,
     jobs: int,
     as_json: bool,
@@ -246,6 +265,8 @@ def main(
                 jobs=jobs,
                 keep_records=dump_deals is not None,
                 on_done=bar,
+                bids=bids,
+                others=others,
             )
     except (CardError, HandError) as error:
         fail(str(error), INPUT_ERROR)

@@ -1,0 +1,40 @@
+"""The auction's part of ``tarot-advise``'s table: the bids heard and every action's value."""
+
+from __future__ import annotations
+
+from tarot_advisor.analyzer.advisor import Analysis
+from tarot_advisor.analyzer.game import BIDS, Contract
+
+Z95 = 1.96
+
+
+def action_label(action: str) -> str:
+    return "Pass" if action == "pass" else Contract(action).label
+
+
+def auction_lines(analysis: Analysis) -> list[str]:
+    """The auction heard (if any) and one row per legal action, E[pass] first: what each is
+    worth to the user, overcalls and the defence counted."""
+    auction = analysis.auction
+    if auction is None:
+        return []
+    if auction.bids is None:
+        heard = (
+            f"bids not given: everybody else bids by the {auction.others} count, and a"
+            " contract that cannot be bid counts as a pass"
+        )
+    else:
+        said = ", ".join(action_label(b) for b in auction.bids) or "nothing yet"
+        rate = auction.acceptance_rate or 0.0
+        heard = (
+            f"heard {said}; the others bid by the {auction.others} count"
+            f" ({100 * rate:.3g}% of deals fit the bids heard)"
+        )
+    lines = ["", f"Auction: {heard}.", f"{'Action':<13} {'E[score]':>17}   (overcalls counted)"]
+    for action in BIDS:
+        if action not in auction.legal_actions:
+            continue
+        value = auction.values[action]
+        mark = " ◀" if action == analysis.recommendation else ""
+        lines.append(f"{action_label(action):<13} {value.mean:+9.1f} ± {Z95 * value.se:5.1f}{mark}")
+    return lines

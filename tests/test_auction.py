@@ -1,0 +1,131 @@
+"""The auction: the bids heard condition the deals, the advice is a legal action, and passing
+is worth what defending is worth."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tarot_advisor.analyzer.advisor import HandError, analyse_hand
+from tarot_advisor.analyzer.auction import (
+    AuctionError,
+    PointCountBidder,
+    legal_actions,
+    parse_bids,
+    sample_auction,
+)
+from tarot_advisor.analyzer.cards import parse_hand
+from tarot_advisor.analyzer.game import BIDS
+from tarot_advisor.analyzer.heuristic import heuristic_bids, point_counts
+from tarot_advisor.cli.advise import main as advise
+
+EXAMPLE = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
+MONSTER = "21 20 19 18 17 15 13 11 9 7 Excuse R♠ R♥ D♥ C♥ R♦ 5♦ 3♣"
+AVERAGE = "12 8 5 3 2 D♠ 7♠ 4♠ 1♠ V♥ 6♥ 2♥ C♦ 10♦ 4♦ 9♣ 8♣ 3♣"
+
+
+def test_bids_must_rise_and_leave_the_user_a_turn():
+    assert parse_bids("pass prise", 4) == (0, 1)
+    assert parse_bids(["pass", "garde_sans"], 4) == (0, 3)
+    with pytest.raises(AuctionError, match="cannot follow a Garde"):
+        parse_bids("garde prise", 4)
+    with pytest.raises(AuctionError, match="at most 3 speak before you"):
+        parse_bids("pass pass pass pass", 4)
+    with pytest.raises(AuctionError, match="not a bid"):
+        parse_bids("pass bof", 4)
+
+
+def test_after_a_garde_contre_the_only_legal_action_is_pass():
+    assert legal_actions(parse_bids("pass garde_contre", 4)) == ("pass",)
+    assert legal_actions(parse_bids("prise", 4)) == ("pass", *BIDS[2:])
+    hand = parse_hand("9 8 5 3 2 D♠ 7♠ 4♠ V♥ 6♥ 2♥ 10♦ 4♦ 8♣ 3♣", 5)
+    analysis = analyse_hand(hand, 5, bids=["garde_contre"], samples=200)
+    assert analysis.auction.legal_actions == ("pass",)
+    assert analysis.recommendation == "pass"
+
+
+def test_after_a_garde_a_monster_hand_overcalls():
+    analysis = analyse_hand(parse_hand(MONSTER), bids=["garde"], samples=300)
+    assert analysis.position == 2
+    assert analysis.recommendation in ("garde_sans", "garde_contre")
+    values = analysis.auction.values
+    assert values[analysis.recommendation].mean > values["pass"].mean
+
+
+def test_every_kept_deal_makes_the_bids_heard():
+    # Without the judgement's noise every earlier hand's own count must give its bid.
+    rng = np.random.default_rng(4)
+    hand = parse_hand(AVERAGE)
+    drawn = sample_auction(rng, 300, hand, 4, (0, 1), PointCountBidder("seed", 0.0))
+    hands = drawn.deals.hands
+    assert (np.sort(hands[:, 2], axis=1) == np.sort(hand)).all()
+    first = heuristic_bids(*point_counts(hands[:, 0]))
+    second = heuristic_bids(*point_counts(hands[:, 1]))
+    assert (first == 0).all() and (second == 1).all()
+    assert 0 < drawn.fitting / drawn.drawn < 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_advice_is_always_a_legal_action(seed):
+    rng = np.random.default_rng(seed)
+    players = int(rng.choice([3, 4, 5]))
+    cards = rng.permutation(78)[: {3: 24, 4: 18, 5: 15}[players]]
+    heard, highest = [], 0
+    for _ in range(int(rng.integers(0, players))):
+        bid = int(rng.choice([0, *range(highest + 1, 5)])) if highest < 4 else 0
+        heard.append(BIDS[bid])
+        highest = max(highest, bid)
+    try:
+        analysis = analyse_hand(cards.tolist(), players, bids=heard, samples=60, seed=seed)
+    except HandError as error:  # petit sec, or an auction the model finds impossible
+        assert "petit sec" in str(error) or "impossible" in str(error)
+        return
+    assert analysis.recommendation in legal_actions(parse_bids(heard, players))
+
+
+def test_expected_pass_agrees_across_seeds():
+    one, two = (
+        analyse_hand(parse_hand(AVERAGE), bids=["pass"], samples=1500, seed=s).auction
+        for s in (1, 2)
+    )
+    a, b = one.expected_pass, two.expected_pass
+    assert a.mean < 0  # defending a weak hand against a taker costs points
+    assert abs(a.mean - b.mean) < 5 * np.hypot(a.se, b.se)
+
+
+def test_without_bids_passing_is_still_valued():
+    auction = analyse_hand(parse_hand(AVERAGE), samples=300).auction
+    assert auction.bids is None and auction.acceptance_rate is None
+    assert auction.expected_pass.se > 0
+    assert auction.legal_actions == BIDS
+
+
+def test_cli_bids_json_keys_and_bad_auctions():
+    runner = CliRunner()
+    result = runner.invoke(advise, [EXAMPLE, "--bids", "pass prise", "--samples", "200", "--json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["bids"] == ["pass", "prise"] and document["position"] == 3
+    assert document["legal_actions"] == ["pass", "garde", "garde_sans", "garde_contre"]
+    for key in ("expected_pass", "expected_pass_se", "acceptance_rate"):
+        assert isinstance(document[key], float)
+    assert document["recommendation"] in document["legal_actions"]
+    for bids, message in (
+        ("garde prise", "cannot follow a Garde"),
+        ("pass pass pass pass", "at most 3"),
+    ):
+        result = runner.invoke(advise, [EXAMPLE, "--bids", bids])
+        assert result.exit_code == 2 and message in result.stderr
+        assert result.stderr.count("\n") == 1
+    result = runner.invoke(advise, [EXAMPLE, "--bids", "pass", "--position", "3"])
+    assert result.exit_code == 2 and "position 2, not 3" in result.stderr
+
+
+def test_an_impossible_auction_gets_one_sentence_and_exit_2():
+    # No other hand counts 56 beside this monster: without noise nobody could have said Garde.
+    result = CliRunner().invoke(
+        advise, [MONSTER, "--bids", "garde", "--others", "seed-exact", "--samples", "500"]
+    )
+    assert result.exit_code == 2
+    assert "impossible" in result.stderr and result.stderr.count("\n") == 1
