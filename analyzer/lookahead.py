@@ -7,12 +7,10 @@ legal card in each of them and continues each to the end with the greedy for eve
 (:mod:`midgame`). The worlds are the same for every card, so the comparison is paired. It plays
 the card with the best mean score for its side.
 
-What it knows comes from the table (rules.md §12): its hand, the cards played, the voids and
-"no trumps" shown, the poignées shown, its own écart when taking, and the cards each seat has
-played (which it records as the deal goes, since it is asked at every turn). It does not yet use
-two things it could: the trumps an undertrump proves absent and the chien shown in Prise and
-Garde (the table keeps neither), so its worlds are a little wider than they could be — never
-narrower, so it never peeks.
+What it knows is the table's knowledge model (:func:`knowledge.of`, rules.md §12): its hand,
+the cards played, voids, "no trumps" and undertrumps shown, the poignées, the chien shown in
+Prise and Garde, its own écart when taking; and it records the cards each seat has played as
+the deal goes (it is asked at every turn), to replay them in its worlds.
 """
 
 from __future__ import annotations
@@ -20,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import bitboard as bb
+from . import knowledge
 from .bitboard import U64, ZERO
 from .engine import _card_ids
 from .game import chien_size
@@ -33,7 +32,6 @@ DEFAULT_WORLDS = 8
 """Worlds per decision: on 200 four-player Garde deals, 8 and 16 gave the taker the same gain
 (+77 ± 12 and +76 ± 12 over the greedy) for 0.65 of the time."""
 SIDES = ("both", "taker", "defence")
-_VOID_LO = np.array([*bb.SUIT_LO, 0], U64)  # bits 0–3: the suits; bit 4: trumps (in hi)
 
 
 class LookaheadPolicy:
@@ -181,62 +179,41 @@ def _by_seat(table: Table, idx: np.ndarray):
 
 
 def _constraints(turn: Turn, idx: np.ndarray) -> Constraints:
-    """What the player to act knows of the hidden cards, for the deals ``idx``: holders by seat,
-    then the aside (chien or écart)."""
+    """What the player to act knows of the hidden cards (:func:`knowledge.of`), for the deals
+    ``idx``: holders by seat, then the aside (chien or écart)."""
     table, k = turn.table, turn.position
     n, batch = table.players, len(idx)
     by_seat = _by_seat(table, idx)
+    know = knowledge.of(turn)
     me = table.seat[k, idx]
     hand_lo, hand_hi = turn.hand_lo[idx], turn.hand_hi[idx]
     taker = turn.is_taker[idx]
-    played_lo, played_hi = table.played_lo[idx], table.played_hi[idx]
-    ecart_lo = bb.keep(taker, table.ecart_lo[idx])
-    ecart_hi = bb.keep(taker, table.ecart_hi[idx])
-    # Trumps in the écart are shown to all (rules.md §12).
-    public_ecart_hi = table.ecart_hi[idx] & bb.TRUMPS_HI
-    unseen_lo = bb.ALL_LO & ~(played_lo | hand_lo | ecart_lo)
-    unseen_hi = bb.ALL_HI & ~(played_hi | hand_hi | ecart_hi | public_ecart_hi)
-    # A poignée is shown with its holder's first card: in the first trick, only by those who
-    # have played already.
-    positions = np.arange(n)[:, None]
-    seen = (positions <= k) | (table.trick > 0)
-    shown = by_seat(bb.keep(seen, _shown_at_positions(table))) & ~played_hi  # (n, B)
-    shown_all = np.bitwise_or.reduce(shown, axis=0)
-    left = table.n_tricks - table.trick - (positions < k)  # cards held, by position
-    count = by_seat(np.broadcast_to(left, (n, table.n_deals)).astype(np.int64))
-    voids = by_seat(table.known_void.astype(np.int64))
+    unseen_lo, unseen_hi = know.unseen_lo[idx], know.unseen_hi[idx]
+    left = table.n_tricks - table.trick - (np.arange(n)[:, None] < k)  # cards held, by position
+    counts = np.zeros((batch, n + 1), np.int64)
+    counts[:, :n] = by_seat(np.broadcast_to(left, (n, table.n_deals))).T
+    counts[:, n] = chien_size(n)
+    mine = (np.arange(n)[:, None] == me[None, :]).T  # (B, n) the player's own seat
     may_lo = np.zeros((batch, n + 1), U64)
     may_hi = np.zeros((batch, n + 1), U64)
     must_lo = np.zeros((batch, n + 1), U64)
     must_hi = np.zeros((batch, n + 1), U64)
-    counts = np.zeros((batch, n + 1), np.int64)
-    for seat in range(n):
-        mine = me == seat
-        void_lo = np.zeros(batch, U64)
-        for bit in range(4):
-            void_lo |= bb.keep((voids[seat] >> bit) & 1 == 1, _VOID_LO[bit])
-        void_hi = bb.keep((voids[seat] >> 4) & 1 == 1, bb.TRUMPS_HI)
-        others_shown = shown_all & ~shown[seat]
-        may_lo[:, seat] = bb.select(mine, hand_lo, unseen_lo & ~void_lo)
-        may_hi[:, seat] = bb.select(
-            mine, hand_hi, (unseen_hi & ~void_hi & ~others_shown) | shown[seat]
-        )
-        must_lo[:, seat] = bb.keep(mine, hand_lo)
-        must_hi[:, seat] = bb.select(mine, hand_hi, shown[seat])
-        counts[:, seat] = count[seat]
+    may_lo[:, :n] = bb.select(mine, hand_lo[:, None], by_seat(know.may_hold_lo).T)
+    may_hi[:, :n] = bb.select(mine, hand_hi[:, None], by_seat(know.may_hold_hi).T)
+    must_lo[:, :n] = bb.select(mine, hand_lo[:, None], by_seat(know.holds_lo).T)
+    must_hi[:, :n] = bb.select(mine, hand_hi[:, None], by_seat(know.holds_hi).T)
     if table.contract.takes_chien:
-        # The écart: the taker's own is known; others know it holds no king, bout or trump.
+        # The écart: the taker's own is known; others know it holds no king and no bout, and
+        # trumps only when shown (rules.md §3).
+        shown_hi = table.public.ecart_shown_hi[idx]
+        ecart_lo, ecart_hi = table.ecart_lo[idx], table.ecart_hi[idx]
         may_lo[:, n] = bb.select(taker, ecart_lo, unseen_lo & ~bb.KINGS_LO)
-        may_hi[:, n] = bb.select(taker, ecart_hi, public_ecart_hi)
-        must_lo[:, n], must_hi[:, n] = ecart_lo, bb.select(taker, ecart_hi, public_ecart_hi)
+        may_hi[:, n] = bb.select(taker, ecart_hi, shown_hi)
+        must_lo[:, n] = bb.keep(taker, ecart_lo)
+        must_hi[:, n] = bb.select(taker, ecart_hi, shown_hi)
     else:
-        may_lo[:, n], may_hi[:, n] = unseen_lo, unseen_hi & ~shown_all
-    counts[:, n] = chien_size(n)
+        may_lo[:, n], may_hi[:, n] = unseen_lo, unseen_hi
     return Constraints(may_lo, may_hi, must_lo, must_hi, counts)
-
-
-def _shown_at_positions(table: Table) -> np.ndarray:
-    return np.take_along_axis(table.shown_hi, table.seat.astype(np.intp), axis=0)
 
 
 def _candidates(legal_lo: np.ndarray, legal_hi: np.ndarray) -> tuple[np.ndarray, ...]:
