@@ -241,8 +241,7 @@ class _Tally:
         )
         has_petit = (table.trick_hi & bb.PETIT_HI) != ZERO
         self.petit_trick_side[table.trick] = bb.select(has_petit, bb.select(winner_taker, 1, -1), 0)
-        table.taker_tricks += winner_taker
-        table.defence_tricks += ~winner_taker
+        table.won_by(winner, winner_taker)
         return winner
 
 

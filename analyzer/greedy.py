@@ -64,8 +64,7 @@ class Reading:
     @cached_property
     def side_swept(self) -> np.ndarray:
         """(N,) bool: my side has won every trick so far."""
-        table = self.turn.table
-        return bb.select(self.on_taker_side, table.defence_tricks == 0, table.taker_tricks == 0)
+        return self.turn.table.side_swept(self.turn.position)
 
     @cached_property
     def ally_wins(self) -> np.ndarray:

@@ -72,6 +72,7 @@ class Table:
     excuse_on_taker_side: np.ndarray = field(init=False)  # (N,) bool
     taker_tricks: np.ndarray = field(init=False)  # (N,) tricks won by the taker's side
     defence_tricks: np.ndarray = field(init=False)
+    winners: np.ndarray = field(init=False)  # (T, N) int64 the seat that won each trick, −1
 
     def __post_init__(self) -> None:
         n_deals = self.n_deals
@@ -81,6 +82,7 @@ class Table:
         self.any_shown = bool(self.shown_hi.any())
         self.taker_tricks = np.zeros(n_deals, np.int64)
         self.defence_tricks = np.zeros(n_deals, np.int64)
+        self.winners = np.full((self.n_tricks, n_deals), -1, np.int64)
         self._new_trick()
 
     @property
@@ -113,6 +115,24 @@ class Table:
         for name in PublicKnowledge.PER_PLAYER:
             setattr(self.public, name, np.take(getattr(self.public, name), flat))
         self._new_trick()
+
+    def won_by(self, position: int, winner_taker: np.ndarray) -> None:
+        """The trick is complete and the player at ``position`` (N,) has won it, for the taker's
+        side where ``winner_taker`` (N,) bool."""
+        self.winners[self.trick] = np.take_along_axis(self.seat, position[None, :], axis=0)[0]
+        self.taker_tricks += winner_taker
+        self.defence_tricks += ~winner_taker
+
+    def side_swept(self, position: int) -> np.ndarray:
+        """(N,) bool: the side of the player at ``position`` has won every trick so far, as that
+        player knows (with 5 players before the called card appears, only its own tricks count
+        as its side's: the partner is unknown)."""
+        on_taker_side = self.on_taker_side[position]
+        swept = bb.select(on_taker_side, self.defence_tricks == 0, self.taker_tricks == 0)
+        if self.players != 5:
+            return swept
+        own = (self.winners[: self.trick] == self.seat[position]).all(axis=0)
+        return bb.select(self.knows_sides(position), swept, own)
 
     def shown_at(self, position: int) -> np.ndarray:
         """(N,) uint64 the trumps the player at ``position`` shows in a poignée (it shows them
