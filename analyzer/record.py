@@ -20,8 +20,8 @@ from .outcome import Outcome
 from .referee import Game
 from .rules import as_contract, trick_winner
 
-REQUIRED_KEYS = ("players", "taker", "contract", "chien", "first_leader", "tricks")
-OPTIONAL_KEYS = ("called", "discard", "poignees", "chelem_announced", "result")
+REQUIRED_KEYS = ("players", "taker", "contract", "first_leader", "tricks")
+OPTIONAL_KEYS = ("chien", "called", "discard", "poignees", "chelem_announced", "result")
 
 
 class RecordError(ValueError):
@@ -40,7 +40,8 @@ class Record:
     taker: int
     contract: Contract
     called: int | None
-    chien: tuple[int, ...]
+    chien: tuple[int, ...] | None
+    """``None`` when the record does not give it (a score sheet seldom knows it)."""
     discard: tuple[int, ...] | None
     poignees: tuple[tuple[int, tuple[int, ...]], ...]
     chelem_announced: bool
@@ -176,7 +177,7 @@ def parse_record(data: Any) -> Record:
         taker=_integer(data, "taker", 0, players - 1),
         contract=contract,
         called=called,
-        chien=_cards(data["chien"], "chien"),
+        chien=None if data.get("chien") is None else _cards(data["chien"], "chien"),
         discard=None if discard is None else _cards(discard, "discard"),
         poignees=_poignees(data.get("poignees", []), players),
         chelem_announced=data.get("chelem_announced", False),
@@ -220,8 +221,10 @@ def seats_of_tricks(
     return seats
 
 
-def _check_deck(record: Record) -> tuple[int, ...] | None:
-    """Every card once among tricks + écart (Prise, Garde) or tricks + chien; returns the écart."""
+def _check_deck(record: Record) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
+    """Every card once among tricks + écart (Prise, Garde) or tricks + chien; returns the écart
+    and the chien. The cards nobody played are the écart when the record gives none, and the
+    chien of a Garde Sans or Contre when it gives none (design.md)."""
     where: dict[int, str] = {}
     for number, trick in enumerate(record.tricks, 1):
         for card in trick:
@@ -231,13 +234,13 @@ def _check_deck(record: Record) -> tuple[int, ...] | None:
                     f" ({where[card]} and trick {number})"
                 )
             where[card] = f"trick {number}"
+    unplayed = tuple(sorted(set(range(N_CARDS)) - set(where)))
     if record.contract.takes_chien:
-        unplayed = tuple(sorted(set(range(N_CARDS)) - set(where)))
         aside, field = record.discard or unplayed, "discard"
     else:
         if record.discard:
             raise RecordError(f"discard: a {record.contract.label} has no écart (leave it out)")
-        aside, field = record.chien, "chien"
+        aside, field = record.chien or unplayed, "chien"
     for card in aside:
         if card in where:
             raise RecordError(f"{field}: {format_card(card)} was also played, in {where[card]}")
@@ -245,12 +248,14 @@ def _check_deck(record: Record) -> tuple[int, ...] | None:
     absent = set(range(N_CARDS)) - set(where)
     if absent:
         raise RecordError(f"{format_cards(absent)} missing from the tricks and the {field}")
-    return tuple(sorted(aside)) if record.contract.takes_chien else None
+    if record.contract.takes_chien:
+        return tuple(sorted(aside)), record.chien
+    return None, tuple(sorted(aside))
 
 
 def game_of_record(record: Record, validate: bool = True) -> Game:
     """The referee's :class:`Game` for a record, ready for its first card (hands inferred)."""
-    discard = _check_deck(record)
+    discard, chien = _check_deck(record)
     hands: list[list[int]] = [[] for _ in range(record.players)]
     for trick, seats in zip(
         record.tricks,
@@ -264,7 +269,7 @@ def game_of_record(record: Record, validate: bool = True) -> Game:
         hands,
         record.taker,
         record.contract,
-        chien=record.chien,
+        chien=chien,
         discard=discard,
         called=record.called,
         poignees=record.poignees,
@@ -309,7 +314,7 @@ def make_record(
     contract: Contract | str,
     tricks: Sequence[Sequence[int]],
     first_leader: int,
-    chien: Iterable[int],
+    chien: Iterable[int] | None,
     discard: Iterable[int] | None = None,
     called: int | None = None,
     poignees: Iterable[tuple[int, Iterable[int]]] = (),
@@ -326,7 +331,7 @@ def make_record(
         "taker": int(taker),
         "contract": as_contract(contract).value,
         "called": None if called is None else format_card(int(called)),
-        "chien": _names(chien),
+        "chien": None if chien is None else _names(chien),
         "discard": None if discard is None else _names(discard),
         "poignees": [{"seat": int(seat), "cards": _names(cards)} for seat, cards in poignees],
         "chelem_announced": bool(chelem_announced),

@@ -77,7 +77,7 @@ class Game:
         taker: int,
         contract: Contract | str,
         *,
-        chien: Iterable[int],
+        chien: Iterable[int] | None,
         discard: Iterable[int] | None = None,
         called: int | None = None,
         poignees: Iterable[tuple[int, Iterable[int]]] = (),
@@ -89,7 +89,8 @@ class Game:
         self.hands = tuple(tuple(sorted(int(c) for c in hand)) for hand in hands)
         self.taker = taker
         self.contract = as_contract(contract)
-        self.chien = tuple(sorted(int(c) for c in chien))
+        # None: a score sheet that does not know the chien of a Prise or a Garde (design.md).
+        self.chien = None if chien is None else tuple(sorted(int(c) for c in chien))
         self.discard = None if discard is None else tuple(sorted(int(c) for c in discard))
         self.called = None if called is None else int(called)
         self.chelem_announced = bool(chelem_announced)
@@ -132,15 +133,17 @@ class Game:
         for seat, hand in enumerate(self.hands):
             if len(hand) != size:
                 raise IllegalDeal(f"seat {seat} holds {len(hand)} cards instead of {size}")
-        if len(self.chien) != chien_size(self.players):
+        if self.chien is None and not self.contract.takes_chien:
+            raise IllegalDeal(f"a {self.contract.label} needs its chien")
+        if self.chien is not None and len(self.chien) != chien_size(self.players):
             size = chien_size(self.players)
             raise IllegalDeal(f"the chien must hold {size} cards, not {len(self.chien)}")
-        aside = self.chien
+        aside = self.chien or ()
         if self.contract.takes_chien:
             if self.discard is None:
                 raise IllegalDeal(f"a {self.contract.label} needs the écart")
             aside = self.discard
-            stray = set(self.chien) - set(self.hands[self.taker]) - set(self.discard)
+            stray = set(self.chien or ()) - set(self.hands[self.taker]) - set(self.discard)
             if stray:
                 raise IllegalDeal(f"the chien's {format_cards(stray)} did not go to the taker")
         elif self.discard:
@@ -168,15 +171,19 @@ class Game:
 
     @property
     def dealt_taker_hand(self) -> tuple[int, ...]:
-        """The taker's hand as dealt, before the chien (known from the écart)."""
+        """The taker's hand as dealt, before the chien (known from the écart). When the chien is
+        unknown, the hand and the chien together: the checks that use it give the benefit of
+        the doubt."""
         if not self.contract.takes_chien:
             return self.hands[self.taker]
         kept = set(self.hands[self.taker]) | set(self.discard or ())
-        return tuple(sorted(kept - set(self.chien)))
+        return tuple(sorted(kept - set(self.chien or ())))
 
     def _check_auction(self) -> None:
         dealt = [self.dealt_taker_hand if s == self.taker else h for s, h in enumerate(self.hands)]
         for seat, hand in enumerate(dealt):
+            if seat == self.taker and self.chien is None:
+                continue  # the hand as dealt is not known
             if is_petit_sec(hand):
                 raise IllegalDeal(f"seat {seat} holds the Petit sec: the deal is void")
         if self.contract.takes_chien:
