@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -152,11 +153,19 @@ def run_small(out: Path, jobs: str) -> str:
     return (out / "pointcount-4.json").read_text(encoding="utf-8")
 
 
+_DIGESTS = re.compile(r'"(study|fit)_code_version": "[0-9a-f]+"')
+
+
+def _without_digests(text: str) -> str:
+    return _DIGESTS.sub(r'"\1_code_version": null', text)
+
+
 def test_a_small_fixed_seed_run_rebuilds_the_same_table(tmp_path):
     one = run_small(tmp_path / "one", "1")
     two = run_small(tmp_path / "two", "2")
     assert one == two
-    assert one == GOLDEN.read_text(encoding="utf-8"), (
+    # The code digests change with any edit of the analyser, not with the numbers: not pinned.
+    assert _without_digests(one) == _without_digests(GOLDEN.read_text(encoding="utf-8")), (
         "the small run's table changed: if the fit was meant to change, regenerate with "
         "`python tests/test_pointcount.py --regenerate` and say why in the commit"
     )
