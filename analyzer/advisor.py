@@ -44,7 +44,7 @@ from .heuristic import PointCount, point_count
 from .paired import may_show, play_pair
 from .parallel import DEFAULT_SEED, map_chunks
 from .rules import is_petit_sec
-from .scoring import PAIRS, Scores, records, score
+from .scoring import PAIRS, Scores, records, score, taker_total
 from .stats import Estimate
 
 if TYPE_CHECKING:
@@ -90,8 +90,12 @@ class PoigneeAdvice:
     chien), or ``None``."""
     recommended: bool
     expected_gain: Estimate
-    """Mean taker's score shown minus hidden: the bonus to the winner and what the shown
-    trumps tell the defence."""
+    """Mean taker's score shown minus hidden: ``bonus`` + ``information``."""
+    bonus: Estimate
+    """The bonus term: + its value × the taker's share when the contract is made, − when not."""
+    information: Estimate
+    """Every other change of the score: what the shown trumps tell the defence, through the
+    play they change. A fair defence can only use it against the taker: ≤ 0."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,13 @@ class ChelemAdvice:
     p_chelem: float
     """Probability of making the chelem when announced (the taker leads the first trick)."""
     expected_gain: Estimate
-    """Mean taker's score announced minus not announced."""
+    """Mean taker's score announced minus not announced: ``bonus`` + ``lead``."""
+    bonus: Estimate
+    """The change of the chelem bonus (+400 made / −200 failed announced, against +200 / 0
+    unannounced), at the same play."""
+    lead: Estimate
+    """Every other change of the score: the play changed by the taker leading the first
+    trick."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +133,7 @@ class Analysis:
     """The contract most likely to be made, when its probability exceeds 50% and it is not
     the recommendation; else ``None``."""
     poignee: PoigneeAdvice
+    """The poignée under the recommended (or, to pass, the least bad) contract."""
     chelem: ChelemAdvice
     called: int | None
     """5 players: the card to call (a king the hand lacks, or its own to play alone)."""
@@ -130,6 +141,8 @@ class Analysis:
     """5 players: each callable card → the best expected score when calling it."""
     auction: AuctionResult | None = None
     """The bids heard, the legal actions and each action's value, E[pass] included."""
+    poignees: dict[Contract, PoigneeAdvice] = field(default_factory=dict)
+    """The poignée under each contract."""
     seconds: float = 0.0
     records: list[dict] | None = None
 
@@ -183,12 +196,14 @@ class Analysis:
                 "recommended": self.poignee.recommended,
                 "expected_gain": self.poignee.expected_gain.mean,
                 "expected_gain_se": self.poignee.expected_gain.se,
+                **_estimates(bonus=self.poignee.bonus, information=self.poignee.information),
             },
             "chelem": {
                 "recommended": self.chelem.recommended,
                 "p_chelem": self.chelem.p_chelem,
                 "expected_gain": self.chelem.expected_gain.mean,
                 "expected_gain_se": self.chelem.expected_gain.se,
+                **_estimates(bonus=self.chelem.bonus, lead=self.chelem.lead),
             },
             "recommendation": self.recommendation,
             "safest": self.safest,
@@ -198,6 +213,14 @@ class Analysis:
             **(self.auction.to_dict() if self.auction else {}),
             "seconds": round(self.seconds, 3),
         }
+
+
+def _estimates(**named: Estimate) -> dict[str, float]:
+    """``name`` and ``name_se`` of each estimate, the JSON's flat style."""
+    out = {}
+    for name, estimate in named.items():
+        out[name], out[f"{name}_se"] = estimate.mean, estimate.se
+    return out
 
 
 def check_hand(hand: Sequence[int], players: int) -> tuple[int, ...]:
@@ -283,22 +306,28 @@ def _concatenate(parts: Sequence[_T]) -> _T:
 class ContractSamples:
     """Per-sample outcomes of one :class:`Choice`, the poignée hidden and the chelem not
     announced: (N,) ``made``, ``petit`` (the taker's side won the Petit au bout) and ``chelem``
-    bool, ``score`` int64 the taker's total. Where the hand may show a poignée, ``shown_score``
-    int64 the total with it shown and ``shown`` bool whether it could be; else ``None``."""
+    bool, ``score`` int64 the taker's total, ``chelem_bonus`` int64 the chelem's part of it.
+    Where the hand may show a poignée, ``shown_score`` int64 the total with it shown,
+    ``shown_bonus`` int64 the poignée's part of that, and ``shown`` bool whether it could be
+    shown; else ``None``."""
 
     made: np.ndarray
     score: np.ndarray
     petit: np.ndarray
     chelem: np.ndarray
+    chelem_bonus: np.ndarray
     shown_score: np.ndarray | None = None
+    shown_bonus: np.ndarray | None = None
     shown: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
 class AnnouncedSamples:
-    """Per-sample outcomes with the chelem announced: (N,) ``score`` int64, ``chelem`` bool."""
+    """Per-sample outcomes with the chelem announced: (N,) ``score`` int64 the taker's total,
+    ``chelem_bonus`` int64 the chelem's part of it, ``chelem`` bool."""
 
     score: np.ndarray
+    chelem_bonus: np.ndarray
     chelem: np.ndarray
 
 
@@ -357,7 +386,9 @@ def _chunk(
                     score=scores.taker_score,
                     petit=scores.petit_au_bout == Side.TAKER,
                     chelem=scores.chelem == Side.TAKER,
+                    chelem_bonus=taker_total(pair.hidden, scores.chelem_bonus),
                     shown_score=pair.shown_score(contract) if replayed else None,
+                    shown_bonus=pair.shown_bonus(contract) if replayed else None,
                     shown=pair.showed() if replayed else None,
                 )
     auction = defended_outcome(deals, taker, bidding.model, policy, rng=rng, heard=bidding.heard)
@@ -392,7 +423,9 @@ def _announced_chunk(
         taker_poignee=False,
     )
     scores = score(playout)
-    return AnnouncedSamples(scores.taker_score, scores.chelem == Side.TAKER)
+    return AnnouncedSamples(
+        scores.taker_score, taker_total(playout, scores.chelem_bonus), scores.chelem == Side.TAKER
+    )
 
 
 def analyse_hand(
@@ -495,18 +528,21 @@ def analyse_hand(
     if contracts[likeliest].p_make.mean > 0.5 and likeliest.value != recommendation:
         safest = likeliest.value
     judged = by_choice[Choice(best, called)]  # the poignée and the chelem: the best contract
-
-    poignee = _poignee_advice(judged, hand, players)
+    poignees = {c: _poignee_advice(by_choice[Choice(c, called)], hand, players) for c in Contract}
     if on_done:
         on_done(n_chunks)
     announced = _concatenate(
         map_chunks(_announced_chunk, samples, **kwargs, choice=Choice(best, called), **common)
     )
-    gain = Estimate.of(announced.score - judged.score)
+    gain = announced.score - judged.score
+    bonus = announced.chelem_bonus - judged.chelem_bonus
+    expected_gain = Estimate.of(gain)
     chelem = ChelemAdvice(
-        recommended=recommendation != "pass" and gain.mean > 0,
+        recommended=recommendation != "pass" and expected_gain.mean > 0,
         p_chelem=float(np.mean(announced.chelem)),
-        expected_gain=gain,
+        expected_gain=expected_gain,
+        bonus=Estimate.of(bonus),
+        lead=Estimate.of(gain - bonus),
     )
     if on_done:
         on_done(2 * n_chunks)
@@ -520,11 +556,12 @@ def analyse_hand(
         contracts=contracts,
         recommendation=recommendation,
         safest=safest,
-        poignee=poignee,
+        poignee=poignees[best],
         chelem=chelem,
         called=called,
         call_scores=call_scores,
         auction=auction,
+        poignees=poignees,
         seconds=time.perf_counter() - start,
         records=outcomes.records if keep_records else None,
     )
@@ -536,15 +573,19 @@ def _poignee_advice(judged: ContractSamples, hand: tuple[int, ...], players: int
     thresholds = poignee_thresholds(players)
     reached = [name for name, t in zip(POIGNEE_NAMES, thresholds, strict=True) if count >= t]
     size = reached[-1] if reached else None
-    if judged.shown_score is None or judged.shown is None:
-        return PoigneeAdvice(False, 0.0, None, False, Estimate(0.0, 0.0))
-    gain = Estimate.of(judged.shown_score - judged.score)
+    if judged.shown_score is None or judged.shown_bonus is None or judged.shown is None:
+        nothing = Estimate(0.0, 0.0)
+        return PoigneeAdvice(False, 0.0, None, False, nothing, nothing, nothing)
+    gain = judged.shown_score - judged.score
+    expected_gain = Estimate.of(gain)
     p_eligible = float(np.mean(judged.shown))
     eligible = p_eligible > 0
     return PoigneeAdvice(
         eligible=eligible,
         p_eligible=p_eligible,
         size=size,
-        recommended=eligible and gain.mean > 0,
-        expected_gain=gain,
+        recommended=eligible and expected_gain.mean > 0,
+        expected_gain=expected_gain,
+        bonus=Estimate.of(judged.shown_bonus),
+        information=Estimate.of(gain - judged.shown_bonus),
     )

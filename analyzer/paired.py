@@ -15,11 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import bitboard as bb
+from . import vector_rules
 from .cards import trumps_and_excuse
 from .deal import Deals
 from .engine import Playout, play
 from .game import Contract, poignee_thresholds
-from .scoring import PAIRS, Scores, score
+from .scoring import PAIRS, Scores, score, taker_total
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,20 @@ class PairPlay:
         if self.shown_scores is not None:
             total[self.rows] = self.shown_scores[contract].taker_score
         return total
+
+    def shown_bonus(self, contract: Contract) -> np.ndarray:
+        """(N,) int64 the term of the taker's own poignée in its total with it shown: the bonus
+        goes to the side that wins the contract (rules.md §7), so it is + or − its value times
+        the taker's share; 0 where the deal was not played again. The rest of the gain of
+        showing comes from the play that the shown trumps changed."""
+        bonus = np.zeros(len(self.hidden), np.int64)
+        if self.shown is not None and self.shown_scores is not None:
+            shown = self.shown
+            own_hi = shown.shown_hi[shown.taker, np.arange(len(shown))]
+            own = vector_rules.poignee_bonus(own_hi, shown.players)
+            sign = np.where(self.shown_scores[contract].made, 1, -1)
+            bonus[self.rows] = taker_total(shown, sign * own)
+        return bonus
 
     def showed(self) -> np.ndarray:
         """(N,) bool: the taker showed a poignée (its hand, after the écart, allowed one)."""

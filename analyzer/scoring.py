@@ -94,6 +94,13 @@ def score(playout: Playout, contract: Contract | None = None) -> Scores:
     )
 
 
+def taker_total(playout: Playout, per_defender: np.ndarray) -> np.ndarray:
+    """(N,) int64 what one term of S (``per_defender``, (N,) int64) adds to the taker's total:
+    the taker's share of it (rules.md §2), which depends on the partner with 5 players."""
+    scores = vector_rules.seat_scores(playout.players, playout.taker, per_defender, playout.partner)
+    return scores[np.arange(len(playout)), playout.taker]
+
+
 def outcome(playout: Playout, scores: Scores, index: int) -> Outcome:
     """The :class:`.outcome.Outcome` of deal ``index``, as the referee gives it."""
     partner = int(playout.partner[index])

@@ -134,9 +134,11 @@ def _poignee_line(analysis: Analysis) -> str:
         else f"one only when the chien brings trumps ({100 * poignee.p_eligible:.0f}% of deals)"
     )
     verdict = "show it" if poignee.recommended else "keep it hidden"
+    information = poignee.information
     return (
-        f"Poignée: {where} — {verdict} "
-        f"(showing changes the expected score by {gain.mean:+.1f} ± {Z95 * gain.se:.1f})."
+        f"Poignée: {where} — {verdict}: {poignee.bonus.mean:+.1f} bonus, "
+        f"{information.mean:+.1f} ± {Z95 * information.se:.1f} for what it tells the defence "
+        f"(in all {gain.mean:+.1f} ± {Z95 * gain.se:.1f})."
     )
 
 
@@ -144,9 +146,11 @@ def _chelem_line(analysis: Analysis) -> str:
     chelem = analysis.chelem
     gain = chelem.expected_gain
     verdict = "announce it" if chelem.recommended else "do not announce it"
+    lead = chelem.lead
     return (
-        f"Chelem: {verdict} (made {100 * chelem.p_chelem:.1f}% of the time when announced; "
-        f"announcing changes the expected score by {gain.mean:+.1f} ± {Z95 * gain.se:.1f})."
+        f"Chelem: {verdict}: {chelem.bonus.mean:+.1f} bonus, {lead.mean:+.1f} ± "
+        f"{Z95 * lead.se:.1f} from leading the first trick (in all {gain.mean:+.1f} ± "
+        f"{Z95 * gain.se:.1f}; made {100 * chelem.p_chelem:.1f}% of the time when announced)."
     )
 
 

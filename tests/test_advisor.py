@@ -36,6 +36,24 @@ def test_a_worthless_hand_passes():
     assert all(r.expected_score.mean < 0 for r in analysis.contracts.values())
 
 
+def test_the_gains_of_showing_and_announcing_split_into_the_bonus_and_the_rest():
+    # Ten trumps with 4 players: a simple poignée, 20 to the side that wins, 3 × 20 for the
+    # taker (more in Prise and Garde when the chien brings trumps: a double, 3 × 30).
+    hand = parse_hand("21 19 17 15 13 11 9 7 5 1 R♠ D♠ R♥ 8♥ 4♦ 2♦ V♣ 3♣")
+    analysis = analyse_hand(hand, samples=300, position=1)
+    for contract, poignee in analysis.poignees.items():
+        assert poignee.eligible and poignee.size == "simple"
+        parts = poignee.bonus.mean + poignee.information.mean
+        assert parts == pytest.approx(poignee.expected_gain.mean)
+        most = 60 if not contract.takes_chien else 120
+        assert -most <= poignee.bonus.mean <= most
+    assert analysis.poignee == analysis.poignees[Contract(analysis.recommendation)]
+    chelem = analysis.chelem
+    # Never made when announced: −200 instead of nothing, from each of 3 defenders.
+    assert chelem.p_chelem == 0 and chelem.bonus.mean == -600
+    assert chelem.bonus.mean + chelem.lead.mean == pytest.approx(chelem.expected_gain.mean)
+
+
 def test_same_seed_same_numbers_whatever_the_jobs():
     one = analyse_hand(parse_hand(EXAMPLE), samples=5200, seed=5, jobs=1).to_dict()
     two = analyse_hand(parse_hand(EXAMPLE), samples=5200, seed=5, jobs=2).to_dict()
@@ -83,6 +101,8 @@ def test_cli_json_has_the_documented_keys_and_dumped_deals_replay(tmp_path):
         "called",
     }
     assert set(document["contracts"]) == {c.value for c in Contract}
+    assert set(document["poignee"]) >= {"bonus", "bonus_se", "information", "information_se"}
+    assert set(document["chelem"]) >= {"bonus", "bonus_se", "lead", "lead_se"}
     assert document["heuristic"]["points"] == 60 and document["heuristic"]["bid"] == "garde"
     records = load_records(dump.read_text())
     assert len(records) >= 4 * 40
