@@ -58,6 +58,7 @@ class LookaheadPolicy:
         self.side = side
         self.rollout = rollout or GreedyPolicy()
         self.batch = batch
+        self.decisions = 0  # deals × turns searched so far (for the cost: decisions per second)
         self._table: Table | None = None
 
     def for_side(self, side: str) -> LookaheadPolicy:
@@ -73,6 +74,7 @@ class LookaheadPolicy:
         if self.side != "both":
             mine &= turn.on_taker_side == (self.side == "taker")
         deals = np.flatnonzero(mine)
+        self.decisions += len(deals)
         for start in range(0, len(deals), self.batch):
             idx = deals[start : start + self.batch]
             chosen_lo[idx], chosen_hi[idx] = self._search(
