@@ -37,6 +37,7 @@ class Reading:
     turn: Turn
     known: PlayerKnowledge
     threat_hi: np.ndarray  # the trumps an opponent may hold
+    opponents_lo: np.ndarray  # the suited cards an opponent may hold
     later_lo: np.ndarray  # the cards a player after me in this trick, not a known ally, may hold
     later_hi: np.ndarray
     on_taker_side: np.ndarray  # bool
@@ -51,7 +52,7 @@ class Reading:
     def unseen_hi(self) -> np.ndarray:
         return self.known.unseen_hi
 
-    @property
+    @cached_property
     def later_threat_hi(self) -> np.ndarray:
         """(N,) the trumps a later opponent in this trick may hold."""
         return self.later_hi & bb.TRUMPS_HI
@@ -89,14 +90,14 @@ def reading(turn: Turn) -> Reading:
     known = knowledge.of(turn)
     later = slice(k + 1, None)
     later_lo, later_hi = known.opponents_may_hold(later)
-    _, earlier_hi = known.opponents_may_hold(slice(None, k))
-    threat_hi = earlier_hi | later_hi
+    earlier_lo, earlier_hi = known.opponents_may_hold(slice(None, k))
     opponent = ~known.ally[later]
     later_void = (opponent & ((table.public.void[later] & table.lead_bit) != 0)).any(axis=0)
     return Reading(
         turn=turn,
         known=known,
-        threat_hi=threat_hi & bb.TRUMPS_HI,
+        threat_hi=(earlier_hi | later_hi) & bb.TRUMPS_HI,
+        opponents_lo=earlier_lo | later_lo,
         later_lo=later_lo,
         later_hi=later_hi,
         on_taker_side=turn.on_taker_side,
@@ -234,11 +235,10 @@ def cash_masters(turn: Turn, know: Reading) -> Candidate:
     for other in range(table.players):
         opponent = ~know.known.ally[other]
         opponents_void |= bb.select(opponent, table.public.void[other], 0).astype(np.uint8)
-    opponents_lo, _ = know.known.opponents_may_hold()
     best = np.zeros(table.n_deals, bb.U64)
     for suit, suit_lo in enumerate(bb.SUIT_LO):
         top = bb.highest(turn.legal_lo & suit_lo)
-        master = (top != ZERO) & ((opponents_lo & suit_lo & bb.above(top)) == ZERO)
+        master = (top != ZERO) & ((know.opponents_lo & suit_lo & bb.above(top)) == ZERO)
         enough_out = bb.popcount(know.unseen_lo & suit_lo) >= 2 * (table.players - 1)
         no_void = (opponents_void & (1 << suit)) == 0
         passes = (know.threat_hi == ZERO) | (enough_out & no_void)
@@ -274,7 +274,7 @@ def hunt_the_petit(turn: Turn, know: Reading) -> Candidate:
     petit_out = (know.threat_hi & bb.PETIT_HI) != ZERO
     trumps = turn.legal_hi & bb.TRUMPS_HI
     long_enough = bb.popcount(trumps) >= _HUNTING_TRUMPS[table.players]
-    taker_sure_hi = np.bitwise_or.reduce(bb.keep(table.is_taker, known.holds_hi), axis=0)
+    taker_sure_hi = known.taker_holds_hi
     others_hi = np.bitwise_or.reduce(bb.keep(~table.is_taker, known.may_hold_hi), axis=0)
     taker_others = bb.popcount(taker_sure_hi & bb.TRUMPS_HI & ~bb.PETIT_HI)
     defence_most = bb.popcount(trumps) + bb.popcount(others_hi & bb.TRUMPS_HI & ~taker_sure_hi)

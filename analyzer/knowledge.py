@@ -19,6 +19,7 @@ with rows by position in the current trick, like the table's, and turn with it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -48,10 +49,11 @@ class PublicKnowledge:
     (n, N): the cards each player surely holds (or has played) — the taker the shown chien's kings,
     bouts and trumps that could not go to the écart (rules.md §3), a poignée's trumps once shown.
     ``void`` (n, N) uint8: shown voids, bits 0–3 the suits and :data:`NO_TRUMP_BIT`;
-    ``taker_void`` (N,) the taker's. Rows by position, turning with the table's.
+    ``taker_void`` (N,) the taker's. Rows by position, turning with the table's — but those of
+    ``holds``, by seat (they change seldom, and are seldom read).
     """
 
-    PER_PLAYER = ("may_hold_lo", "may_hold_hi", "holds_lo", "holds_hi", "void")
+    PER_PLAYER = ("may_hold_lo", "may_hold_hi", "void")
     """The (n, N) arrays, which turn with the table's rows."""
 
     def __init__(
@@ -71,6 +73,7 @@ class PublicKnowledge:
         # Kings and bouts never go to the écart; trumps do only when shown.
         self.holds_lo = bb.keep(is_taker, chien_lo & bb.KINGS_LO)
         self.holds_hi = bb.keep(is_taker, chien_hi & ~ecart_shown_hi)
+        self.taker = is_taker.argmax(axis=0)  # (N,) the taker's seat
         self.void = np.zeros(is_taker.shape, np.uint8)
         self.taker_void = np.zeros(is_taker.shape[1], np.uint8)
 
@@ -82,7 +85,8 @@ class PublicKnowledge:
         k = table.position
         if table.trick == 0 and table.any_shown:
             shown = table.shown_at(k)
-            self.holds_hi[k] |= shown
+            deals = np.arange(table.n_deals)
+            self.holds_hi[table.seat[k], deals] |= shown
             self.may_hold_hi &= ~shown
             self.may_hold_hi[k] |= shown
         if k == 0:
@@ -117,7 +121,8 @@ class PlayerKnowledge:
     ``unseen``: the cards it has not seen (not played, not in its hand, not in its own écart,
     not trumps shown from the écart). ``may_hold`` (n, N): the cards each other player may hold
     as far as it knows (:class:`PublicKnowledge`, less its own cards); its own row is empty.
-    ``holds`` (n, N): the unseen cards each player surely holds, as everyone knows. ``ally`` (n, N)
+    ``holds`` (n, N): the unseen cards each player surely holds, as everyone knows (computed
+    when first asked for, from the public knowledge as it is during the decision). ``ally`` (n, N)
     bool: known to be on its side (itself included).
     """
 
@@ -126,17 +131,34 @@ class PlayerKnowledge:
     unseen_hi: np.ndarray
     may_hold_lo: np.ndarray
     may_hold_hi: np.ndarray
-    holds_lo: np.ndarray
-    holds_hi: np.ndarray
     ally: np.ndarray
+    public: PublicKnowledge
+    seat: np.ndarray  # (n, N) the seat at each position
+
+    @property
+    def taker_holds_hi(self) -> np.ndarray:
+        """(N,) the unseen trumps (and Excuse) the taker surely holds."""
+        deals = np.arange(len(self.unseen_hi))
+        return self.public.holds_hi[self.public.taker, deals] & self.unseen_hi
+
+    @cached_property
+    def holds_lo(self) -> np.ndarray:
+        return np.take_along_axis(self.public.holds_lo, self.seat, axis=0) & self.unseen_lo
+
+    @cached_property
+    def holds_hi(self) -> np.ndarray:
+        return np.take_along_axis(self.public.holds_hi, self.seat, axis=0) & self.unseen_hi
+
+    @cached_property
+    def _opponents(self) -> tuple[np.ndarray, np.ndarray]:
+        opponent = ~self.ally
+        return bb.keep(opponent, self.may_hold_lo), bb.keep(opponent, self.may_hold_hi)
 
     def opponents_may_hold(self, rows: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
         """(N,) the cards that a player not known to be an ally may hold, among the positions
         ``rows`` (default: all)."""
-        opponent = ~self.ally[rows]
-        lo = np.bitwise_or.reduce(bb.keep(opponent, self.may_hold_lo[rows]), axis=0)
-        hi = np.bitwise_or.reduce(bb.keep(opponent, self.may_hold_hi[rows]), axis=0)
-        return lo, hi
+        lo, hi = self._opponents
+        return np.bitwise_or.reduce(lo[rows], axis=0), np.bitwise_or.reduce(hi[rows], axis=0)
 
 
 def of(turn: Turn) -> PlayerKnowledge:
@@ -162,7 +184,7 @@ def of(turn: Turn) -> PlayerKnowledge:
         unseen_hi=unseen_hi,
         may_hold_lo=may_lo,
         may_hold_hi=may_hi,
-        holds_lo=public.holds_lo & unseen_lo,
-        holds_hi=public.holds_hi & unseen_hi,
         ally=ally,
+        public=public,
+        seat=table.seat,
     )
