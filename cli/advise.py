@@ -21,6 +21,7 @@ from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, p
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.record import dumps_records
 from tarot_advisor.cli.auction_view import auction_lines
+from tarot_advisor.cli.ecart_view import ECART_SAMPLES, advise_ecart
 from tarot_advisor.cli.errors import INPUT_ERROR, Command, fail
 from tarot_advisor.cli.limits import (
     check_disk,
@@ -199,9 +200,9 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
 @click.option(
     "--samples",
     type=click.IntRange(min=2),
-    default=DEFAULT_SAMPLES,
-    show_default=True,
-    help="Deals of the unseen cards to play out.",
+    default=None,
+    help=f"Deals of the unseen cards to play out [default: {DEFAULT_SAMPLES:,}; "
+    f"{ECART_SAMPLES:,} with --chien].",
 )
 @click.option(
     "--bids",
@@ -217,6 +218,19 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
     help="How the other players bid: the point count calibrated for the player count, or the "
     "seed's barème.",
 )
+@click.option(
+    "--chien",
+    default=None,
+    help="The chien you took (Prise or Garde): advise the écart instead of the bid.",
+)
+@click.option(
+    "--contract",
+    type=click.Choice(["prise", "garde"]),
+    default="garde",
+    show_default=True,
+    help="With --chien: the contract taken.",
+)
+@click.option("--called", default=None, help="With --chien and 5 players: the card called.")
 @seed_option()
 @jobs_option(
     default=1,
@@ -241,6 +255,9 @@ def main(
     samples: int,
     bids: str | None,
     others: str,
+    chien: str | None,
+    contract: str,
+    called: str | None,
     seed: int,
     jobs: int,
     as_json: bool,
@@ -253,11 +270,16 @@ def main(
     E, Excuse, ★ or *. Separate them with spaces or commas; one quoted argument or many.
     """
     n_players = int(players)
+    samples = samples or (ECART_SAMPLES if chien is not None else DEFAULT_SAMPLES)
     check_sizes(n_players, samples, dump_deals)
     try:
         cards = parse_hand(" ".join(hand), n_players)
         if position is not None and position > n_players:
             raise HandError(f"the position goes from 1 to {n_players}, not {position}")
+        if chien is not None:
+            options = dict(position=position, samples=samples, seed=seed, jobs=jobs)
+            advise_ecart(cards, chien, n_players, contract, called, as_json, **options)
+            return
         batches = 2 * -(-samples // CHUNK)
         with progress(batches, "simulating", quiet=quiet) as bar:
             analysis = analyse_hand(

@@ -1,0 +1,101 @@
+"""``tarot-advise HAND --chien …``: the écarts ranked, as a table a player reads quickly."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from tarot_advisor.analyzer.cards import (
+    CardError,
+    format_card,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
+from tarot_advisor.analyzer.ecart_advice import (
+    DEFAULT_SAMPLES as ECART_SAMPLES,
+)
+from tarot_advisor.analyzer.ecart_advice import (
+    SIGNIFICANT,
+    EcartAnalysis,
+    EcartInputError,
+    analyse_ecart,
+)
+from tarot_advisor.cli.errors import INPUT_ERROR, fail
+
+__all__ = ["ECART_SAMPLES", "advise_ecart", "render_ecart"]
+
+
+def advise_ecart(
+    hand: list[int],
+    chien: str,
+    players: int,
+    contract: str,
+    called: str | None,
+    as_json: bool,
+    **options,
+) -> None:
+    """Parse the chien and the call, analyse, print; bad input: one sentence, exit 2."""
+    try:
+        chien_cards = parse_cards(chien)
+    except CardError as error:
+        fail(f"the chien: {error}", INPUT_ERROR)
+    try:
+        called_card = None if called is None else parse_card(called.strip())
+    except CardError as error:
+        fail(f"--called: {error}", INPUT_ERROR)
+    try:
+        analysis = analyse_ecart(
+            hand, chien_cards, players, contract=contract, called=called_card, **options
+        )
+    except EcartInputError as error:
+        fail(str(error), INPUT_ERROR)
+    if as_json:
+        click.echo(json.dumps(analysis.to_dict(), ensure_ascii=False))
+    else:
+        click.echo(render_ecart(analysis))
+
+
+Z95 = 1.96
+
+
+def render_ecart(analysis: EcartAnalysis) -> str:
+    where = (
+        f"position {analysis.position}"
+        if analysis.position is not None
+        else f"averaged over positions 1–{analysis.players}"
+    )
+    call = f", calling {format_card(analysis.called)}" if analysis.called is not None else ""
+    lines = [
+        f"Écart for a {analysis.contract.label} ({analysis.players} players, {where}{call})",
+        f"Hand: {format_cards(analysis.hand)}   Chien: {format_cards(analysis.chien)}",
+        "",
+        f"{'Écart':<26} {'E[score]':>15} {'P(make)':>14} {'vs engine':>14}  {'Poignée':<14} Ideas",
+    ]
+    for result in analysis.candidates:
+        mark = "◀ " if result is analysis.recommended else ""
+        poignee = "—"
+        if result.poignee:
+            poignee = f"{result.poignee}, " + ("show" if result.show_poignee else "hide")
+        p, e, g = result.p_make, result.expected_score, result.gain
+        lines.append(
+            f"{format_cards(result.cards):<26} {e.mean:+7.1f} ± {Z95 * e.se:5.1f} "
+            f"{100 * p.mean:5.1f}% ± {100 * Z95 * p.se:4.1f} {g.mean:+6.1f} ± {Z95 * g.se:5.1f}"
+            f"  {poignee:<14} {mark}{'; '.join(result.ideas)}"
+        )
+    best, engine = analysis.recommended, analysis.engine
+    if best is engine:
+        verdict = f"the engine's — no idea beats it by more than {SIGNIFICANT:g} SE"
+    else:
+        verdict = (
+            f"{'; '.join(best.ideas)} — {best.gain.mean:+.1f} ± {Z95 * best.gain.se:.1f} over"
+            " the engine's"
+        )
+    lines += [
+        "",
+        f"Advice: discard {format_cards(best.cards)} ({verdict}).",
+        f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "
+        "± = 95% interval · every écart played on the same deals · scores are the taker's total",
+    ]
+    return "\n".join(lines)

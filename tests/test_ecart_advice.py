@@ -1,0 +1,89 @@
+"""Écart advice: every candidate is a legal écart, the advice is never worse than the engine's
+within noise, and a chien that cannot be gets one sentence."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from tarot_advisor.analyzer.cards import parse_cards, parse_hand
+from tarot_advisor.analyzer.ecart_advice import EcartInputError, analyse_ecart
+from tarot_advisor.analyzer.ecart_ideas import MIN_ALTERNATIVES, candidates, engine_ecart
+from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.rules import check_discard
+from tarot_advisor.cli.advise import main as advise
+
+EXAMPLE = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
+CHIEN = "3♥ 9♦ 14 R♠ 2♣ V♠"
+TRUMPS = "21 20 19 18 17 16 15 14 13 12 11 10 9 Excuse R♠ R♥ R♦ 2♣"
+TRUMPS_CHIEN = "8 7 3 R♣ 5♣ D♠"
+
+
+@pytest.mark.parametrize(
+    ("hand", "chien"), [(EXAMPLE, CHIEN), (TRUMPS, TRUMPS_CHIEN)], ids=["plain", "forced"]
+)
+def test_every_candidate_is_a_legal_ecart_and_the_engine_comes_first(hand, chien):
+    pool = parse_hand(hand) + parse_cards(chien)
+    found = candidates(pool, 6)
+    assert found[0].cards == engine_ecart(pool, 6) and found[0].ideas[0] == "engine"
+    assert len({c.cards for c in found}) == len(found)
+    for candidate in found:
+        check_discard(pool, candidate.cards, 4)
+    if hand == EXAMPLE:
+        assert len(found) >= MIN_ALTERNATIVES + 1
+        assert any("void ♦" in c.ideas for c in found)
+
+
+def test_forced_trumps_go_only_as_far_as_forced():
+    # Hand and chien hold 2♣ 5♣ D♠ and kings: three trumps must go, never a bout.
+    pool = parse_hand(TRUMPS) + parse_cards(TRUMPS_CHIEN)
+    for candidate in candidates(pool, 6):
+        trumps = [c for c in candidate.cards if 56 <= c < 77]
+        assert len(trumps) == 3
+
+
+def test_the_advised_ecart_is_legal_and_not_worse_than_the_engines():
+    analysis = analyse_ecart(parse_hand(EXAMPLE), parse_cards(CHIEN), samples=400, seed=3)
+    best = analysis.recommended
+    check_discard([*analysis.hand, *analysis.chien], best.cards, 4)
+    assert best.gain.mean >= 0  # the engine's own, or a significant gain over it
+    assert analysis.engine.gain.mean == 0
+    scores = [c.expected_score.mean for c in analysis.candidates]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_five_players_call_and_the_json_keys():
+    hand = "21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣"
+    result = CliRunner().invoke(
+        advise,
+        [hand, "--players", "5", "--chien", "V♣ 7♠ 10♦", "--called", "R♦",
+         "--samples", "200", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["called"] == "R♦" and document["contract"] == "garde"
+    ecart = document["ecart"]
+    assert ecart["recommended"] in [c["cards"] for c in ecart["candidates"]]
+    for key in ("cards", "expected_score", "expected_score_se", "p_make", "poignee"):
+        assert key in ecart["candidates"][0]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--chien", "3♥ 9♦ 14 R♠ 2♣"], "a 4-player chien has 6 cards, not 5"),
+        (["--chien", "3♥ 9♦ 14 R♠ 2♣ 6♠"], "6♠ cannot be both in the hand and in the chien"),
+        (["--chien", "3♥ 9♦ 14 R♠ 2♣ Zz"], "the chien: 'Zz' is not a card"),
+        (["--chien", "3♥ 9♦ 14 R♠ 2♣ 2♣"], "twice"),
+        (["--chien", CHIEN, "--called", "R♠"], "only with 5 players"),
+    ],
+)
+def test_an_impossible_chien_gets_one_sentence_and_exit_2(arguments, message):
+    result = CliRunner().invoke(advise, [EXAMPLE, *arguments])
+    assert result.exit_code == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_no_ecart_without_the_chien():
+    with pytest.raises(EcartInputError, match="no écart in a Garde Sans"):
+        analyse_ecart(parse_hand(EXAMPLE), parse_cards(CHIEN), contract=Contract.GARDE_SANS)
