@@ -130,17 +130,17 @@ def card(table: CountTable, held_out: pd.DataFrame, examples: list[Example]) -> 
     y = 0.90
     for number, example in enumerate(examples, start=1):
         hand = "\n".join(textwrap.wrap(format_cards(example.hand), 52))
-        terms = []
+        sum_text = ""
         for name, points in example.breakdown.items():
-            weight = table.weights[name]
-            times = points // weight
-            terms.append(
-                f"{SHORT[name]} {times}×{weight}" if times > 1 else f"{SHORT[name]} {weight}"
-            )
+            weight = abs(table.weights[name])
+            times = abs(points) // weight
+            term = f"{SHORT[name]} {times}×{weight}" if times > 1 else f"{SHORT[name]} {weight}"
+            sign = "− " if points < 0 else ("+ " if sum_text else "")
+            sum_text += (" " if sum_text else "") + sign + term
         figure.text(0.50, y, f"Example {number}", fontsize=11, weight="bold", va="top")
         body = (
             f"{hand}\n"
-            + "\n".join(textwrap.wrap(" + ".join(terms), 60))
+            + "\n".join(textwrap.wrap(sum_text, 60))
             + f"\n= {example.points} → {LABELS[example.bid]}"
             + f"   (the simulation's best bid: {LABELS[example.best]})"
         )

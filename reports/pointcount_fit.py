@@ -11,7 +11,8 @@ expected score of the bids made, i.e. minimises the total regret, over the train
   distribution, Garde Sans and Garde Contre on the points with, as the barème reads them;
 * the items' points (:func:`fit_weights`): coordinate descent on whole points, one point up or
   down on one item at a time, the lines refitted at each step, from the barème-like start and
-  from a least-squares start; the better of the two is kept.
+  from a least-squares start; the better of the two is kept; then the items that bring least
+  are dropped while the count loses at most :data:`PRUNE_PER_HAND` points per hand.
 
 Held-out figures come from :data:`FOLDS`-fold cross-validation: each hand's bid is made by the
 count fitted without its fold.
@@ -34,6 +35,10 @@ FOLDS = 5
 MAX_PASSES = 200
 """Coordinate-descent passes at most (each moves one item by one point); a fit stops sooner,
 when no move helps."""
+PRUNE_PER_HAND = 0.25
+"""An item is dropped from the card when the count without it (its other points and lines
+refitted) loses at most this many points of expected score per hand on the training hands,
+all items dropped together: every item left out is one less to add up at the table."""
 START_SCALE = 10
 """The least-squares start is scaled so that its largest item is worth this many points."""
 SEED_LIKE_START = {
@@ -214,6 +219,45 @@ def _least_squares_start(hands: StudyHands) -> np.ndarray:
     return np.rint(coefficients * scale).astype(np.int64)
 
 
+def _descend(total, weights: np.ndarray, free: np.ndarray) -> tuple[float, np.ndarray]:
+    """Coordinate descent from ``weights``: the best one-point move of a ``free`` item, until
+    none raises ``total``."""
+    weights, value = weights.copy(), total(weights)
+    for _ in range(MAX_PASSES):
+        moves = []
+        for k in np.flatnonzero(free):
+            for step in (1, -1):
+                trial = weights.copy()
+                trial[k] += step
+                moves.append((total(trial), k, step))
+        gained, k, step = max(moves, key=lambda move: move[0])
+        if gained <= value + 1e-9:
+            break
+        weights[k] += step
+        value = gained
+    return value, weights
+
+
+def _prune(total, weights: np.ndarray, allowance: float) -> tuple[float, np.ndarray]:
+    """Drop items (weight 0), cheapest first, while the value lost stays within
+    ``allowance``, then let the other items make up for them."""
+    best = total(weights)
+    while True:
+        trials = []
+        for k in np.flatnonzero(weights):
+            trial = weights.copy()
+            trial[k] = 0
+            trials.append((total(trial), k))
+        if not trials:
+            break
+        value, k = max(trials, key=lambda t: t[0])
+        if best - value > allowance:
+            break
+        weights = weights.copy()
+        weights[k] = 0
+    return _descend(total, weights, weights != 0)
+
+
 def fit_weights(hands: StudyHands) -> tuple[np.ndarray, list[int | None]]:
     """Whole points per item (``(len(ITEMS),) int64``) and the count's lines, fitted on
     ``hands`` (see the module docstring)."""
@@ -222,23 +266,10 @@ def fit_weights(hands: StudyHands) -> tuple[np.ndarray, list[int | None]]:
     def total(weights: np.ndarray) -> float:
         return fit_lines(counts @ weights, hands.values)[1]
 
-    results = []
-    for start in (np.array([SEED_LIKE_START[i] for i in ITEMS]), _least_squares_start(hands)):
-        weights, value = start.copy(), total(start)
-        for _ in range(MAX_PASSES):
-            moves = []
-            for k in range(len(ITEMS)):
-                for step in (1, -1):
-                    trial = weights.copy()
-                    trial[k] += step
-                    moves.append((total(trial), k, step))
-            gained, k, step = max(moves, key=lambda move: move[0])
-            if gained <= value + 1e-9:
-                break
-            weights[k] += step
-            value = gained
-        results.append((value, weights))
-    value, weights = max(results, key=lambda result: result[0])
+    everything = np.ones(len(ITEMS), bool)
+    starts = (np.array([SEED_LIKE_START[i] for i in ITEMS]), _least_squares_start(hands))
+    _, weights = max((_descend(total, start, everything) for start in starts), key=lambda r: r[0])
+    _, weights = _prune(total, weights, PRUNE_PER_HAND * len(counts))
     return weights, fit_lines(counts @ weights, hands.values)[0]
 
 
