@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from tarot_advisor.analyzer.calibrated import CountTable, table_name
+from tarot_advisor.analyzer.calibrated import CountTable, item_labels, table_name
 from tarot_advisor.analyzer.game import BIDS
 from tarot_advisor.analyzer.heuristic import (
     GARDE_CONTRE_FROM,
@@ -207,6 +207,16 @@ def write_report(out: Path, study: Study, result: PointCountResult) -> dict:
     )
     report.heading("The card")
     report.figure(card, f"The calibrated count for {players} players, ready to print.")
+    labels = item_labels(players)
+    report.table(
+        pd.DataFrame(
+            {
+                "item": [labels[name] for name, w in result.table.weights.items() if w],
+                "points": [w for w in result.table.weights.values() if w],
+            }
+        ),
+        caption="The card's items (the items fitted to 0 left out).",
+    )
     report.heading("What each count costs, on held-out hands")
     report.table(_held_out_for_reader(result.held_out))
     report.heading("The bid lines")

@@ -120,7 +120,7 @@ def card(table: CountTable, held_out: pd.DataFrame, examples: list[Example]) -> 
     figure.text(
         0.02,
         0.12,
-        "Every item counts toward every bid (voids and singletons too).\n"
+        "Every item counts toward every bid.\n"
         f"Fitted by simulation: {table.provenance.get('hands', '?'):,} hands × "
         f"{table.provenance.get('samples', '?'):,} deals, seed {table.provenance.get('seed')}.",
         fontsize=8,
