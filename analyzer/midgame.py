@@ -21,6 +21,7 @@ import numpy as np
 
 from .bitboard import U64
 from .deal import Deals
+from .ecart_advice import FixedEcart
 from .engine import Playout, _cards_of_sets, play
 from .game import Contract, chien_size, hand_size
 from .greedy import GreedyPolicy
@@ -75,16 +76,6 @@ class _Replay:
         if step == len(self.prefix_lo) and self.candidate is not None:
             return self.candidate
         return self.then.choose(turn, rng)
-
-
-class _FixedEcart:
-    """The écart each row's world holds."""
-
-    def __init__(self, lo: np.ndarray, hi: np.ndarray) -> None:
-        self.lo, self.hi = lo, hi
-
-    def choose(self, hand_lo: np.ndarray, hand_hi: np.ndarray, count: int) -> Candidate:
-        return self.lo.copy(), self.hi.copy()
 
 
 class _ShownPoignees:
@@ -147,7 +138,7 @@ def replay_play(
         _Replay(replay.prefix, candidate, policy or GreedyPolicy(), n),
         rng=rng,
         called=replay.called,
-        ecart_policy=_FixedEcart(replay.aside_lo, replay.aside_hi),
+        ecart_policy=FixedEcart(replay.aside_lo, replay.aside_hi),
         poignee_policy=_ShownPoignees(replay.shown_hi),
         announce_chelem=replay.announce_chelem,
     )
