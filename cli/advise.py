@@ -20,6 +20,7 @@ from tarot_advisor.analyzer.auction import DEFAULT_MODEL, MODELS
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.record import dumps_records
+from tarot_advisor.cli.advise_reading import difference, proportion, reading_lines
 from tarot_advisor.cli.auction_view import auction_lines
 from tarot_advisor.cli.ecart_view import ECART_SAMPLES, advise_ecart
 from tarot_advisor.cli.errors import INPUT_ERROR, Command, fail
@@ -61,10 +62,6 @@ def _bid_label(bid: str | None) -> str:
     return "Pass" if bid == "pass" else Contract(bid).label
 
 
-def _percent(estimate: Estimate) -> str:
-    return f"{100 * estimate.mean:5.1f}% ± {100 * Z95 * estimate.se:4.1f}"
-
-
 def _points(estimate: Estimate) -> str:
     return f"{estimate.mean:+7.1f} ± {Z95 * estimate.se:5.1f}"
 
@@ -97,20 +94,23 @@ def render(analysis: Analysis) -> str:
         lines.append(f"Call: {format_card(analysis.called)}" + _call_note(analysis))
     lines += [
         "",
-        f"{'Contract':<13} {'P(make)':>15} {'E[score]':>17} {'Petit au bout':>14} {'Chelem':>7}",
+        f"{'Contract':<13} {'P(make) [95%]':>19} {'E[score] ± 95%':>17} "
+        f"{'Petit au bout':>17} {'Chelem':>17}",
     ]
+    n = analysis.samples
     for contract, result in analysis.contracts.items():
         mark = "◀" if contract.value == analysis.recommendation else " "
         lines.append(
-            f"{contract.label:<13} {_percent(result.p_make):>15} "
-            f"{_points(result.expected_score):>17} {100 * result.p_petit_au_bout:13.1f}% "
-            f"{100 * result.p_chelem:6.1f}% {mark}".rstrip()
+            f"{contract.label:<13} {proportion(result.p_make.mean, n, 19)} "
+            f"{_points(result.expected_score):>17} {proportion(result.p_petit_au_bout, n, 17)} "
+            f"{proportion(result.p_chelem, n, 17)} {mark}".rstrip()
         )
     lines += auction_lines(analysis)
     lines += ["", _poignee_line(analysis), _chelem_line(analysis), "", _advice_line(analysis)]
+    lines += reading_lines(analysis)
     lines.append(
         f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "
-        f"± = 95% interval · scores are the taker's total"
+        "[ ] and ± = 95% intervals · scores are the taker's total"
     )
     return "\n".join(lines)
 
@@ -132,14 +132,14 @@ def _poignee_line(analysis: Analysis) -> str:
     where = (
         f"a {poignee.size} poignée in hand"
         if poignee.size
-        else f"one only when the chien brings trumps ({100 * poignee.p_eligible:.0f}% of deals)"
+        else "one only when the chien brings trumps "
+        f"({proportion(poignee.p_eligible, analysis.samples).strip()} of deals)"
     )
     verdict = "show it" if poignee.recommended else "keep it hidden"
     information = poignee.information
     return (
         f"Poignée: {where} — {verdict}: {poignee.bonus.mean:+.1f} bonus, "
-        f"{information.mean:+.1f} ± {Z95 * information.se:.1f} for what it tells the defence "
-        f"(in all {gain.mean:+.1f} ± {Z95 * gain.se:.1f})."
+        f"{difference(information)} for what it tells the defence (in all {difference(gain)})."
     )
 
 
@@ -149,9 +149,9 @@ def _chelem_line(analysis: Analysis) -> str:
     verdict = "announce it" if chelem.recommended else "do not announce it"
     lead = chelem.lead
     return (
-        f"Chelem: {verdict}: {chelem.bonus.mean:+.1f} bonus, {lead.mean:+.1f} ± "
-        f"{Z95 * lead.se:.1f} from leading the first trick (in all {gain.mean:+.1f} ± "
-        f"{Z95 * gain.se:.1f}; made {100 * chelem.p_chelem:.1f}% of the time when announced)."
+        f"Chelem: {verdict}: {chelem.bonus.mean:+.1f} bonus, {difference(lead)} from leading the "
+        f"first trick (in all {difference(gain)}; made "
+        f"{proportion(chelem.p_chelem, analysis.samples).strip()} of the time when announced)."
     )
 
 

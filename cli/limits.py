@@ -85,6 +85,19 @@ def check_output_folder(option: str, path: Path) -> None:
         fail(f"{option} {path}: permission denied (cannot write in {existing})")
 
 
+def prepare_output_folder(option: str, path: Path) -> None:
+    """Checks ``path`` as :func:`check_output_folder`, then creates it, so that a folder that
+    cannot be made (read-only or virtual file system, a full disk) is named before any work."""
+    check_output_folder(option, path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".write-test"
+        probe.touch()
+        probe.unlink()
+    except OSError as error:
+        fail(f"{option} {path}: cannot write there ({error.strerror or error})")
+
+
 def write_text_atomically(path: Path, chunks: Iterable[str]) -> None:
     """Writes the strings of ``chunks`` (an iterable) to ``path`` through a temporary file, so
     that an interrupted or failed write leaves no half-written file. Raises :class:`OSError`."""

@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
+from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.study import (
     DEFAULT_CHUNK_HANDS,
     MAX_MIN_POINTS,
@@ -21,6 +22,7 @@ from tarot_advisor.analyzer.study import (
     StudyParameters,
 )
 from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.limits import prepare_output_folder
 from tarot_advisor.cli.options import (
     jobs_option,
     players_option,
@@ -152,6 +154,9 @@ def thresholds(
     every contract, set against the barème's point count."""
     if scheduler is not None and backend != "dask":
         fail("--scheduler goes with --backend dask")
+    if backend == "dask":
+        _import_distributed()  # a missing extra is said before the folder is made
+    prepare_output_folder("--out", out)
     try:
         parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands, min_points)
     except StudyError as error:
@@ -188,19 +193,28 @@ def thresholds(
     if outcome.computed == parameters.n_chunks and outcome.seconds > 0:
         click.echo(f"{hands * samples / outcome.seconds:,.0f} hand-samples/s on {jobs} worker(s)")
     fitted = summary["fitted_thresholds"]
-    parts = []
+    parts, unfitted = [], []
     for name, fit in fitted.items():
+        label = Contract(name).label
         if fit["value"] is None:
-            parts.append(f"{name} –")
+            unfitted.append(label)
         elif fit["low"] is None:
-            parts.append(f"{name} {fit['value']:.1f}")
+            parts.append(f"{label} {fit['value']:.1f} points")
         else:
-            parts.append(f"{name} {fit['value']:.1f} [{fit['low']:.1f}, {fit['high']:.1f}]")
-    click.echo(f"Fitted thresholds (95 % interval): {'; '.join(parts)}")
+            parts.append(f"{label} {fit['value']:.1f} points [{fit['low']:.1f}, {fit['high']:.1f}]")
+    if parts:
+        click.echo(f"Fitted thresholds (95% interval): {'; '.join(parts)}")
+    if unfitted:
+        click.echo(
+            f"Too few hands on either side of the line to fit {', '.join(unfitted)}: study more"
+            " hands (--hands), or stronger ones (--min-points) for the upper lines."
+        )
     click.echo(f"The barème agrees with the simulation's best bid on {summary['agreement']:.1%}")
 
 
 def _stopped(out: Path, done: int, hands: int, reason: str) -> None:
+    if done == 0:
+        fail(f"{reason}; no hand was finished, so nothing is kept", INTERRUPTED)
     fail(
         f"{reason}; the {done:,} of {hands:,} hands already done are kept in {out / 'chunks'}: "
         "run the same command with --resume to finish",

@@ -189,3 +189,59 @@ def test_random_bytes_to_tarot_replay_exit_0_1_or_2_never_a_traceback() -> None:
         result = CliRunner().invoke(replay_command, ["-"], input=bytes(data))
         assert result.exit_code in (0, 1, 2)
         assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# --- honest intervals and words ---------------------------------------------------------------
+
+
+def test_wilson_intervals_stay_honest_at_0_and_100_percent() -> None:
+    from tarot_advisor.analyzer.stats import wilson_interval
+
+    assert wilson_interval(0.0, 2000) == (0.0, pytest.approx(0.00192, abs=1e-5))  # ~ 3.8 / n
+    assert wilson_interval(1.0, 2000) == (pytest.approx(0.99808, abs=1e-5), 1.0)
+    low, high = wilson_interval(0.5, 100)
+    assert (low, high) == (pytest.approx(0.4038, abs=1e-4), pytest.approx(0.5962, abs=1e-4))
+
+
+def test_advise_never_prints_a_zero_width_interval() -> None:
+    monster = "21 20 19 18 17 16 15 14 13 12 1 Excuse R♥ D♥ R♠ R♦ R♣ D♣"
+    result = CliRunner().invoke(advise, [monster, "--samples", "300"])
+    assert result.exit_code == 0, result.output
+    assert "± 0.0" not in result.stdout and "± nan" not in result.stdout
+    assert "100.0% [98.7–100]" in result.stdout or "[0–1.3]" in result.stdout
+    assert "Score sheet: E[score] is the taker's entry" in result.stdout
+
+
+def test_thresholds_out_that_cannot_be_made_is_refused_before_the_work(tmp_path: Path) -> None:
+    from tarot_advisor.cli.report import main as report
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = CliRunner().invoke(
+        report, ["thresholds", "--hands", "2", "--samples", "4", "--out", str(blocker / "sub")]
+    )
+    assert (
+        one_sentence(result)
+        == f"Error: --out {blocker / 'sub'}: {blocker} is a file, not a folder\n"
+    )
+
+
+def test_a_study_too_small_to_fit_says_so_in_words(tmp_path: Path) -> None:
+    from tarot_advisor.cli.report import main as report
+
+    result = CliRunner().invoke(
+        report,
+        [
+            "thresholds",
+            "--hands",
+            "2",
+            "--samples",
+            "4",
+            "--jobs",
+            "1",
+            "--out",
+            str(tmp_path / "t"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "Too few hands on either side of the line to fit" in result.stdout

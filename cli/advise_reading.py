@@ -1,0 +1,79 @@
+"""What ``tarot-advise``'s numbers mean to a player: proportions with honest intervals, the
+score-sheet figure, why Garde beats Prise, what "safest" means and what the engine assumes."""
+
+from __future__ import annotations
+
+from tarot_advisor.analyzer.advisor import Analysis
+from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.stats import Z95, Estimate, wilson_interval
+
+
+def proportion(p: float, n: int, width: int = 0) -> str:
+    """``88.8% [87.3–90.1]``: a proportion over ``n`` samples with its 95% Wilson interval,
+    which stays honest at 0% and 100% (``0.0% [0–0.2]``, never "0.0% ± 0.0")."""
+    low, high = wilson_interval(p, n)
+    return f"{100 * p:5.1f}% [{_bound(low)}–{_bound(high)}]".rjust(width)
+
+
+def _bound(value: float) -> str:
+    # 0 and 100 exactly as whole numbers: "[0–0.2]" reads at a glance.
+    return f"{100 * value:.0f}" if value in (0.0, 1.0) else f"{100 * value:.1f}"
+
+
+def score_sheet_line(analysis: Analysis) -> str:
+    """E[score] as the figures written on the score sheet, for the advised (or best) contract."""
+    contract = _judged(analysis)
+    taker = analysis.contracts[contract].expected_score.mean
+    players = analysis.players
+    if players < 5:
+        return (
+            f"Score sheet: E[score] is the taker's entry; each of the {players - 1} defenders "
+            f"writes minus a {('third', 'half')[players == 3]} of it "
+            f"({contract.label}: taker {taker:+.1f}, each defender {-taker / (players - 1):+.1f})."
+        )
+    return (
+        "Score sheet: E[score] is the taker's entry, twice the partner's; each of the three "
+        f"defenders writes minus the partner's ({contract.label}: taker {taker:+.1f}, partner "
+        f"{taker / 2:+.1f}, each defender {-taker / 2:+.1f}; a taker playing alone writes four "
+        "times what each defender loses)."
+    )
+
+
+def _judged(analysis: Analysis) -> Contract:
+    if analysis.recommendation != "pass":
+        return Contract(analysis.recommendation)
+    return max(analysis.contracts, key=lambda c: analysis.contracts[c].expected_score.mean)
+
+
+def reading_lines(analysis: Analysis) -> list[str]:
+    """The lines under the table that say what its numbers mean."""
+    lines = [
+        score_sheet_line(analysis),
+        "Petit au bout and Chelem: how often the taker's side makes them (the defence's are in "
+        "E[score]).",
+    ]
+    prise = analysis.contracts.get(Contract.PRISE)
+    if prise is not None and prise.expected_score.mean > 0:
+        lines.append(
+            "Why Garde beats Prise: the same play on the same deals (the chien is taken either "
+            "way) at double stakes, so whenever the deal is worth taking Garde is worth twice as "
+            "much."
+        )
+    if analysis.safest is not None:
+        lines.append(
+            f"Safest: {Contract(analysis.safest).label} is made more often than the advice, but "
+            "the advice maximises the expected score, which counts how much is won or lost."
+        )
+    lines.append(
+        "Assumed: the unseen cards are dealt at random, and every player plays the same greedy "
+        "card play, seeing only its own cards and those played (no signals, no reading of "
+        "habits)."
+    )
+    return lines
+
+
+def difference(estimate: Estimate) -> str:
+    """A mean difference with its 95% interval, or "… on every deal" when it never varies."""
+    if estimate.se == 0:
+        return f"{estimate.mean:+.1f} on every sampled deal"
+    return f"{estimate.mean:+.1f} ± {Z95 * estimate.se:.1f}"
