@@ -171,4 +171,25 @@ def popcount(x: np.ndarray) -> np.ndarray:
     return np.bitwise_count(x).astype(np.int64)
 
 
+def card_ids(card_lo: np.ndarray, card_hi: np.ndarray) -> np.ndarray:
+    """(…) uint8 the card of each one-bit pair."""
+    in_hi = card_hi != ZERO
+    bit = lowest_bit(select(in_hi, card_hi, card_lo))
+    return card_of(in_hi.astype(np.int8), bit).astype(np.uint8)
+
+
+def cards_of_sets(lo: np.ndarray, hi: np.ndarray, count: int) -> np.ndarray:
+    """(N, count) uint8 card ids of sets that each hold ``count`` cards, lowest bit first."""
+    out = np.zeros((len(lo), count), np.uint8)
+    lo, hi = lo.copy(), hi.copy()
+    for column in range(count):
+        in_hi = lo == ZERO
+        word = select(in_hi, hi, lo)
+        single = lowest(word)
+        out[:, column] = card_ids(select(in_hi, ZERO, single), keep(in_hi, single))
+        lo = select(in_hi, lo, lo ^ single)
+        hi = select(in_hi, hi ^ single, hi)
+    return out
+
+
 assert len(LO_CARD) + len(HI_CARD) == N_CARDS

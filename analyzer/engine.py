@@ -68,7 +68,7 @@ class Playout:
     def plays(self) -> np.ndarray:
         """(N, T, n) uint8 card ids, each trick's cards in play order from its leader."""
         n_tricks = self.leaders.shape[1]
-        ids = _card_ids(self.played_lo, self.played_hi)
+        ids = bb.card_ids(self.played_lo, self.played_hi)
         return ids.reshape(n_tricks, self.players, len(self)).transpose(2, 0, 1)
 
 
@@ -125,7 +125,7 @@ def play(
         hands_lo[taker, rows] ^= ecart_lo
         hands_hi[taker, rows] ^= ecart_hi
         tally.count_for_taker(ecart_lo, ecart_hi)
-        discard = _cards_of_sets(ecart_lo, ecart_hi, chien_size(players))
+        discard = bb.cards_of_sets(ecart_lo, ecart_hi, chien_size(players))
     elif contract.chien_to_taker:
         tally.count_for_taker(chien_lo, chien_hi)
 
@@ -289,23 +289,3 @@ def _poignees(
     return np.stack(
         [bb.keep(shows[seat], policy.choose(hands_hi[seat], players)) for seat in range(players)]
     )
-
-
-def _card_ids(card_lo: np.ndarray, card_hi: np.ndarray) -> np.ndarray:
-    in_hi = card_hi != ZERO
-    bit = bb.lowest_bit(bb.select(in_hi, card_hi, card_lo))
-    return bb.card_of(in_hi.astype(np.int8), bit).astype(np.uint8)
-
-
-def _cards_of_sets(lo: np.ndarray, hi: np.ndarray, count: int) -> np.ndarray:
-    """(N, count) uint8 card ids of sets that each hold ``count`` cards, lowest bit first."""
-    out = np.zeros((len(lo), count), np.uint8)
-    lo, hi = lo.copy(), hi.copy()
-    for column in range(count):
-        in_hi = lo == ZERO
-        word = bb.select(in_hi, hi, lo)
-        single = bb.lowest(word)
-        out[:, column] = _card_ids(bb.select(in_hi, ZERO, single), bb.keep(in_hi, single))
-        lo = bb.select(in_hi, lo, lo ^ single)
-        hi = bb.select(in_hi, hi ^ single, hi)
-    return out

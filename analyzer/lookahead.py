@@ -20,7 +20,6 @@ import numpy as np
 from . import bitboard as bb
 from . import knowledge
 from .bitboard import U64, ZERO
-from .engine import _card_ids
 from .game import chien_size
 from .greedy import GreedyPolicy
 from .midgame import Replay, replay_play
@@ -150,7 +149,7 @@ class LookaheadPolicy:
         taker = (by_seat(table.is_taker).argmax(axis=0)).astype(np.int64)
         called = None
         if n == 5:
-            called = _card_ids(table.called_lo[idx], table.called_hi[idx]).astype(np.int64)
+            called = bb.card_ids(table.called_lo[idx], table.called_hi[idx]).astype(np.int64)
             called = called[repeat]
         prefix_lo = np.zeros((steps, len(idx)), U64)
         prefix_hi = np.zeros((steps, len(idx)), U64)

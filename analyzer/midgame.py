@@ -19,10 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import bitboard as bb
 from .bitboard import U64
 from .deal import Deals
 from .ecart_advice import FixedEcart
-from .engine import Playout, _cards_of_sets, play
+from .engine import Playout, play
 from .game import Contract, chien_size, hand_size
 from .greedy import GreedyPolicy
 from .position import Position, no_petit_sec
@@ -127,10 +128,10 @@ def replay_play(
     size = hand_size(n)
     cards = np.zeros((rows, 78), np.uint8)
     for seat in range(n):
-        cards[:, seat * size : (seat + 1) * size] = _cards_of_sets(
+        cards[:, seat * size : (seat + 1) * size] = bb.cards_of_sets(
             replay.hands_lo[:, seat], replay.hands_hi[:, seat], size
         )
-    cards[:, n * size :] = _cards_of_sets(replay.aside_lo, replay.aside_hi, chien_size(n))
+    cards[:, n * size :] = bb.cards_of_sets(replay.aside_lo, replay.aside_hi, chien_size(n))
     return play(
         Deals(n, cards),
         replay.taker,

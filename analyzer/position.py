@@ -38,7 +38,7 @@ from .cards import (
     format_cards,
 )
 from .game import Contract, chien_size, hand_size, poignee_thresholds
-from .record import RecordError, _cards, parse_record
+from .record import RecordError, cards_field, parse_record
 from .rules import (
     first_lead_plays,
     highest_trump,
@@ -147,7 +147,7 @@ def read_position(data: Any) -> Position:
 
 
 def _card_list(value: Any, field_name: str) -> tuple[int, ...]:
-    return _cards(value, field_name)  # the record reader's check, with its messages
+    return cards_field(value, field_name)  # the record reader's check, with its messages
 
 
 def _tricks(value: Any, players: int) -> tuple[tuple[int, ...], ...]:

@@ -116,7 +116,9 @@ def _integer(data: Mapping, key: str, low: int, high: int, field: str = "") -> i
     return value
 
 
-def _cards(value: Any, field: str) -> tuple[int, ...]:
+def cards_field(value: Any, field: str) -> tuple[int, ...]:
+    """The cards of a record's ``field`` (a list of cards in the notation), or a
+    :class:`RecordError` naming the field."""
     if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
         raise RecordError(f"{field}: expected a list of cards written as text, got {_brief(value)}")
     cards = []
@@ -138,7 +140,7 @@ def _poignees(value: Any, players: int) -> tuple[tuple[int, tuple[int, ...]], ..
         if not isinstance(item, dict) or set(item) != {"seat", "cards"}:
             raise RecordError(f"poignees[{k}]: expected an object with keys seat and cards")
         seat = _integer(item, "seat", 0, players - 1, f"poignees[{k}].seat")
-        shown.append((seat, _cards(item["cards"], f"poignees[{k}].cards")))
+        shown.append((seat, cards_field(item["cards"], f"poignees[{k}].cards")))
     return tuple(shown)
 
 
@@ -168,7 +170,7 @@ def parse_record(data: Any) -> Record:
     if called is not None:
         if not isinstance(called, str):
             raise RecordError(f"called: expected a card or null, got {_brief(called)}")
-        (called,) = _cards([called], "called")
+        (called,) = cards_field([called], "called")
     discard = data.get("discard")
     if not isinstance(data.get("chelem_announced", False), bool):
         raise RecordError("chelem_announced: expected true or false")
@@ -177,8 +179,8 @@ def parse_record(data: Any) -> Record:
         taker=_integer(data, "taker", 0, players - 1),
         contract=contract,
         called=called,
-        chien=None if data.get("chien") is None else _cards(data["chien"], "chien"),
-        discard=None if discard is None else _cards(discard, "discard"),
+        chien=None if data.get("chien") is None else cards_field(data["chien"], "chien"),
+        discard=None if discard is None else cards_field(discard, "discard"),
         poignees=_poignees(data.get("poignees", []), players),
         chelem_announced=data.get("chelem_announced", False),
         first_leader=_integer(data, "first_leader", 0, players - 1),
@@ -195,7 +197,7 @@ def _tricks(value: Any, players: int) -> tuple[tuple[int, ...], ...]:
         )
     tricks = []
     for number, trick in enumerate(value, 1):
-        cards = _cards(trick, f"tricks, trick {number}")
+        cards = cards_field(trick, f"tricks, trick {number}")
         if len(cards) != players:
             raise RecordError(
                 f"tricks, trick {number}: {players} cards expected, found {len(cards)}"
