@@ -21,7 +21,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .cards import EXCUSE, N_CARDS, PETIT, TWENTY_ONE
+from .cards import EXCUSE, N_CARDS, PETIT, TWENTY_ONE, trumps_and_excuse
 from .game import BIDS, check_players
 
 ITEMS = (
@@ -85,7 +85,7 @@ def item_counts(hands: np.ndarray, players: int) -> np.ndarray:
     held = np.zeros((n, N_CARDS), bool)
     held[np.arange(n)[:, None], hands] = True
     trumps = held[:, PETIT : TWENTY_ONE + 1].sum(axis=1)
-    other_trumps = trumps - 1 + held[:, EXCUSE]
+    other_trumps = trumps_and_excuse(hands) - 1
     suits = held[:, :56].reshape(n, 4, 14)
     lengths = suits.sum(axis=2)
     king, queen = suits[:, :, 13], suits[:, :, 12]

@@ -17,7 +17,17 @@ from types import MappingProxyType
 import numpy as np
 
 from .calibrated import calibrated_count
-from .cards import EXCUSE, KING_RANK, N_CARDS, PETIT, RANK, SUIT, TRUMP, TWENTY_ONE
+from .cards import (
+    EXCUSE,
+    KING_RANK,
+    N_CARDS,
+    PETIT,
+    RANK,
+    SUIT,
+    TRUMP,
+    TWENTY_ONE,
+    trumps_and_excuse,
+)
 from .game import BIDS, check_players
 
 TWENTY_ONE_POINTS = 10
@@ -108,7 +118,7 @@ def point_count(hand: Iterable[int]) -> PointCount:
     """The barème's point count of one hand (card ids) and the bid it suggests."""
     cards = {int(card) for card in hand}
     trump_numbers = sorted(int(RANK[c]) for c in cards if SUIT[c] == TRUMP)
-    trumps = len(trump_numbers) + (EXCUSE in cards)  # the barème counts the Excuse as a trump
+    trumps = int(trumps_and_excuse(list(cards)))  # the barème counts the Excuse as a trump
 
     majors = {n for n in trump_numbers if n >= MAJOR_TRUMP}
     in_runs = {n for n in majors if n - 1 in majors or n + 1 in majors}
@@ -191,7 +201,7 @@ def point_counts(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     held = np.zeros((n, N_CARDS), bool)
     held[np.arange(n)[:, None], hands] = True
 
-    trumps = held[:, PETIT : EXCUSE + 1].sum(axis=1)  # the 21 trumps and the Excuse
+    trumps = trumps_and_excuse(hands)
     points = _weight(held[:, TWENTY_ONE], TWENTY_ONE_POINTS)
     points += _weight(held[:, EXCUSE], EXCUSE_POINTS)
     points += np.where(held[:, PETIT], _PETIT_BY_OTHERS[np.maximum(trumps - 1, 0)], 0).astype(

@@ -22,7 +22,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from tarot_advisor.analyzer import exact
-from tarot_advisor.analyzer.cards import EXCUSE, IS_BOUT, IS_KING, IS_TRUMP, SUIT
+from tarot_advisor.analyzer.cards import IS_BOUT, IS_KING, IS_TRUMP, SUIT, trumps_and_excuse
 from tarot_advisor.analyzer.deal import deal, petit_sec
 from tarot_advisor.analyzer.game import BIDS, Contract, chien_size, hand_size, poignee_thresholds
 from tarot_advisor.analyzer.heuristic import (
@@ -42,9 +42,6 @@ CHUNK_SIZE = 50_000
 MAX_POINTS = 256
 """Point counts at or above this are clipped into the last histogram bin (none come near)."""
 
-_TRUMP_OR_EXCUSE = IS_TRUMP.copy()
-_TRUMP_OR_EXCUSE[EXCUSE] = True
-
 
 def _bincount(values: np.ndarray, length: int) -> np.ndarray:
     return np.bincount(values.ravel(), minlength=length).astype(np.int64)
@@ -56,11 +53,11 @@ def count_chunk(rng: np.random.Generator, n: int, players: int) -> dict[str, np.
     hand = deals.hands[:, 0]
     h = hand_size(players)
     suit_lengths = np.stack([(SUIT[hand] == s).sum(axis=1) for s in range(4)], axis=1)
-    trumps_and_excuse = _TRUMP_OR_EXCUSE[deals.hands].sum(axis=2)  # (n, players)
+    trumps_excuse = trumps_and_excuse(deals.hands)  # (n, players)
     points, with_distribution = point_counts(hand)
     return {
         "trumps_in_hand": _bincount(IS_TRUMP[hand].sum(axis=1), min(21, h) + 1),
-        "trumps_and_excuse_in_hand": _bincount(trumps_and_excuse[:, 0], min(22, h) + 1),
+        "trumps_and_excuse_in_hand": _bincount(trumps_excuse[:, 0], min(22, h) + 1),
         "bouts_in_hand": _bincount(IS_BOUT[hand].sum(axis=1), 4),
         "bouts_in_chien": _bincount(
             IS_BOUT[deals.chien].sum(axis=1), min(3, chien_size(players)) + 1
@@ -72,7 +69,7 @@ def count_chunk(rng: np.random.Generator, n: int, players: int) -> dict[str, np.
         "longest_suit_in_hand": _bincount(suit_lengths.max(axis=1), 15),
         "petit_sec_in_hand": _bincount(petit_sec(hand).astype(np.intp), 2),
         "petit_sec_in_deal": _bincount(petit_sec(deals.hands).any(axis=1).astype(np.intp), 2),
-        "most_trumps_and_excuse_in_deal": _bincount(trumps_and_excuse.max(axis=1), 23),
+        "most_trumps_and_excuse_in_deal": _bincount(trumps_excuse.max(axis=1), 23),
         "points": _bincount(np.minimum(points, MAX_POINTS - 1), MAX_POINTS),
         "points_with_distribution": _bincount(
             np.minimum(with_distribution, MAX_POINTS - 1), MAX_POINTS
