@@ -24,6 +24,7 @@ from .ecart_ideas import Candidate, candidates
 from .engine import play
 from .game import Contract, chien_size, poignee_thresholds
 from .greedy import GreedyPolicy
+from .hand_samples import check_hand
 from .parallel import DEFAULT_SEED, map_chunks
 from .rules import IllegalCall, IllegalDiscard, check_called_card, check_discard
 from .scoring import score
@@ -261,8 +262,6 @@ def analyse_ecart(
     ``contract``: Prise or Garde; ``called`` (5 players): the called card, default the king of
     the hand's longest suit without its king; ``position``: 1…n or ``None`` (averaged).
     """
-    from .advisor import check_hand  # the advisor imports the auction; keep this one light
-
     start = time.perf_counter()
     contract = contract if isinstance(contract, Contract) else Contract.parse(contract)
     hand = check_hand(hand, players)

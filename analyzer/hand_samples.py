@@ -1,0 +1,250 @@
+"""The samples behind one hand's analysis: the unseen cards dealt around the hand, every
+contract played on them, per sample.
+
+The unseen cards are dealt ``n`` times per chunk (never a deal where another player holds petit
+sec), the user's hand at the taker's seat — or, with bids heard, only deals whose other hands
+bid as heard. One playout serves Prise and Garde (the same play, the chien taken), one Garde
+Sans and Garde Contre (the chien unseen); where the hand may show a poignée, each is played
+again with it shown (:mod:`paired`). :func:`chunk` returns these outcomes per sample, typed
+(:class:`ChunkOutcomes`), for :mod:`advisor` to turn into estimates; :func:`announced_chunk`
+plays one contract again on the same samples with the chelem announced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import TypeVar
+
+import numpy as np
+
+from .auction import (
+    AuctionError,
+    AuctionSamples,
+    PointCountBidder,
+    defended_outcome,
+    sample_auction,
+)
+from .calling import callable_rank
+from .cards import sort_cards, suited
+from .deal import Deals, PetitSecError, complete
+from .engine import Playout, play
+from .game import Contract, Side, check_players, chien_size, hand_size
+from .greedy import GreedyPolicy
+from .paired import may_show, play_pair
+from .rules import is_petit_sec
+from .scoring import PAIRS, Scores, records, score, taker_total
+
+CHUNK = 5000
+"""Samples per chunk: each chunk is one vectorised batch and one random stream."""
+
+_T = TypeVar("_T")
+
+
+class HandError(ValueError):
+    """A hand that cannot be analysed (wrong size, petit sec…)."""
+
+
+def check_hand(hand: Sequence[int], players: int) -> tuple[int, ...]:
+    """The hand, sorted, if it can be analysed; raises :class:`HandError` otherwise."""
+    check_players(players)
+    cards = sort_cards(hand)
+    if len(set(cards)) != len(cards):
+        raise HandError("the hand holds a card twice")
+    if len(cards) != hand_size(players):
+        raise HandError(f"a {players}-player hand has {hand_size(players)} cards, not {len(cards)}")
+    if is_petit_sec(cards):
+        raise HandError(
+            "the hand is petit sec (the Petit alone, no Excuse): the deal is void and must be"
+            " redealt"
+        )
+    return tuple(cards)
+
+
+def call_candidates(hand: Sequence[int]) -> list[int]:
+    """5 players: the cards the taker may call — the four of the rank to call (kings, unless
+    the hand holds all four)."""
+    rank = int(callable_rank(np.array([list(hand)], np.uint8))[0])
+    return [suited(suit, rank) for suit in range(4)]
+
+
+@dataclass(frozen=True)
+class Bidding:
+    """How the others bid (``model``) and, when given, the bids heard (indices into BIDS)."""
+
+    model: PointCountBidder
+    heard: tuple[int, ...] | None = None
+
+
+def sample(
+    rng: np.random.Generator,
+    n: int,
+    hand: tuple[int, ...],
+    players: int,
+    position: int | None,
+    bidding: Bidding,
+) -> tuple[Deals, np.ndarray, tuple[int, int]]:
+    """Completions of ``hand`` with the hand at the taker's seat, the seats (N,), and how many
+    deals of how many drawn fit: ``n`` of ``n``, or with bids heard those of ``n`` or fewer
+    that fit them (:func:`auction.sample_auction`)."""
+    if bidding.heard is not None:
+        try:
+            found = sample_auction(rng, n, hand, players, bidding.heard, bidding.model)
+        except AuctionError as error:
+            raise HandError(str(error)) from None
+        seats = np.full(len(found.deals), len(bidding.heard), np.int64)
+        return found.deals, seats, (found.fitting, found.drawn)
+    seats = rng.integers(0, players, n) if position is None else np.full(n, position - 1)
+    taker = seats.astype(np.int64)
+    hands = np.broadcast_to(np.asarray(hand, np.uint8), (n, len(hand)))
+    try:
+        return complete(rng, hands, taker, players), taker, (n, n)
+    except PetitSecError as error:
+        raise HandError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A contract under a call: the key of the per-sample outcomes (``called`` is ``None``
+    below 5 players)."""
+
+    contract: Contract
+    called: int | None
+
+
+def concatenate(parts: Sequence[_T]) -> _T:
+    """One per-sample dataclass from the chunks' (their arrays end to end, in chunk order)."""
+    first = parts[0]
+    arrays = {
+        f.name: None
+        if getattr(first, f.name) is None
+        else np.concatenate([getattr(p, f.name) for p in parts])
+        for f in fields(first)
+    }
+    return type(first)(**arrays)
+
+
+@dataclass(frozen=True)
+class ContractSamples:
+    """Per-sample outcomes of one :class:`Choice`, the poignée hidden and the chelem not
+    announced: (N,) ``made``, ``petit`` (the taker's side won the Petit au bout) and ``chelem``
+    bool, ``score`` int64 the taker's total, ``chelem_bonus`` int64 the chelem's part of it.
+    Where the hand may show a poignée, ``shown_score`` int64 the total with it shown,
+    ``shown_bonus`` int64 the poignée's part of that, and ``shown`` bool whether it could be
+    shown; else ``None``."""
+
+    made: np.ndarray
+    score: np.ndarray
+    petit: np.ndarray
+    chelem: np.ndarray
+    chelem_bonus: np.ndarray
+    shown_score: np.ndarray | None = None
+    shown_bonus: np.ndarray | None = None
+    shown: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class AnnouncedSamples:
+    """Per-sample outcomes with the chelem announced: (N,) ``score`` int64 the taker's total,
+    ``chelem_bonus`` int64 the chelem's part of it, ``chelem`` bool."""
+
+    score: np.ndarray
+    chelem_bonus: np.ndarray
+    chelem: np.ndarray
+
+
+@dataclass(frozen=True)
+class ChunkOutcomes:
+    """What one chunk (or all of them, merged) says of every :class:`Choice`, and the deal
+    records when kept."""
+
+    samples: dict[Choice, ContractSamples]
+    records: list[dict]
+    auction: AuctionSamples
+    fitting: tuple[int, int]
+    """How many deals fit the bids heard, of how many drawn (all of them without bids)."""
+
+    @staticmethod
+    def merge(chunks: Sequence[ChunkOutcomes]) -> ChunkOutcomes:
+        return ChunkOutcomes(
+            {key: concatenate([c.samples[key] for c in chunks]) for key in chunks[0].samples},
+            [r for chunk in chunks for r in chunk.records],
+            concatenate([c.auction for c in chunks]),
+            (sum(c.fitting[0] for c in chunks), sum(c.fitting[1] for c in chunks)),
+        )
+
+
+def chunk(
+    rng: np.random.Generator,
+    n: int,
+    *,
+    hand: tuple[int, ...],
+    players: int,
+    position: int | None,
+    calls: tuple[int | None, ...],
+    keep_records: bool,
+    bidding: Bidding,
+) -> ChunkOutcomes:
+    """Every contract under every call on ``n`` samples (see :class:`ContractSamples`), and
+    the auction around the user on the same samples."""
+    deals, taker, fitting = sample(rng, n, hand, players, position, bidding)
+    n = len(deals)
+    policy = GreedyPolicy()
+    samples: dict[Choice, ContractSamples] = {}
+    dumped: list[dict] = []
+    for called in calls:
+        for first, _ in PAIRS:
+            extra = chien_size(players) if first.takes_chien else 0
+            replay = np.full(n, bool(may_show(np.array(hand), players, extra)))
+            pair = play_pair(deals, taker, first, policy, rng=rng, called=called, replay=replay)
+            if keep_records:
+                dumped += _records(pair.hidden, pair.hidden_scores)
+                if pair.shown is not None:
+                    dumped += _records(pair.shown, pair.shown_scores)
+            for contract, scores in pair.hidden_scores.items():
+                replayed = pair.shown is not None
+                samples[Choice(contract, called)] = ContractSamples(
+                    made=scores.made,
+                    score=scores.taker_score,
+                    petit=scores.petit_au_bout == Side.TAKER,
+                    chelem=scores.chelem == Side.TAKER,
+                    chelem_bonus=taker_total(pair.hidden, scores.chelem_bonus),
+                    shown_score=pair.shown_score(contract) if replayed else None,
+                    shown_bonus=pair.shown_bonus(contract) if replayed else None,
+                    shown=pair.showed() if replayed else None,
+                )
+    auction = defended_outcome(deals, taker, bidding.model, policy, rng=rng, heard=bidding.heard)
+    return ChunkOutcomes(samples, dumped, auction, fitting)
+
+
+def _records(playout: Playout, scores: dict[Contract, Scores]) -> list[dict]:
+    return [record for s in scores.values() for record in records(playout, s)]
+
+
+def announced_chunk(
+    rng: np.random.Generator,
+    n: int,
+    *,
+    hand: tuple[int, ...],
+    players: int,
+    position: int | None,
+    choice: Choice,
+    bidding: Bidding,
+) -> AnnouncedSamples:
+    """``choice`` played on the same ``n`` samples as :func:`chunk`'s (the same stream), the
+    chelem announced."""
+    deals, taker, _ = sample(rng, n, hand, players, position, bidding)
+    playout = play(
+        deals,
+        taker,
+        choice.contract,
+        GreedyPolicy(),
+        rng=rng,
+        called=choice.called,
+        announce_chelem=True,
+        taker_poignee=False,
+    )
+    scores = score(playout)
+    return AnnouncedSamples(
+        scores.taker_score, taker_total(playout, scores.chelem_bonus), scores.chelem == Side.TAKER
+    )
