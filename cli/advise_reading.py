@@ -75,5 +75,7 @@ def reading_lines(analysis: Analysis) -> list[str]:
 def difference(estimate: Estimate) -> str:
     """A mean difference with its 95% interval, or "… on every deal" when it never varies."""
     if estimate.se == 0:
+        if estimate.mean == 0:
+            return "nothing"
         return f"{estimate.mean:+.1f} on every sampled deal"
     return f"{estimate.mean:+.1f} ± {Z95 * estimate.se:.1f}"
