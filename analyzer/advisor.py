@@ -34,21 +34,22 @@ from .auction import (
 from .calibrated import CalibratedCount, calibrated_count
 from .cards import format_card, trumps_and_excuse
 from .game import Contract, poignee_thresholds
+from .hand import HandError, call_candidates, check_hand
 from .hand_samples import (
     CHUNK,
     Bidding,
     Choice,
     ChunkOutcomes,
     ContractSamples,
-    HandError,
+    Sides,
     announced_chunk,
-    call_candidates,
-    check_hand,
     chunk,
     concatenate,
+    sensitivity_chunk,
 )
 from .heuristic import PointCount, point_count
 from .parallel import DEFAULT_SEED, map_chunks
+from .policies import POLICIES
 from .stats import Estimate
 
 if TYPE_CHECKING:
@@ -138,6 +139,10 @@ class Analysis:
     """The bids heard, the legal actions and each action's value, E[pass] included."""
     poignees: dict[Contract, PoigneeAdvice] = field(default_factory=dict)
     """The poignée under each contract."""
+    sides: Sides = field(default_factory=Sides)
+    """The policies that played the cards, the taker's side and the defence."""
+    sensitivity: dict[str, ContractResult] = field(default_factory=dict)
+    """The best contract replayed on the same samples against other defences, by policy."""
     seconds: float = 0.0
     records: list[dict] | None = None
 
@@ -206,6 +211,17 @@ class Analysis:
             "called": None if self.called is None else format_card(self.called),
             "call_scores": {format_card(c): s for c, s in self.call_scores.items()},
             **(self.auction.to_dict() if self.auction else {}),
+            "policies": {"taker": self.sides.taker, "defence": self.sides.defence},
+            "sensitivity": {
+                name: {
+                    result.contract.value: {
+                        "p_make": result.p_make.mean,
+                        "expected_score": result.expected_score.mean,
+                        "expected_score_se": result.expected_score.se,
+                    }
+                }
+                for name, result in self.sensitivity.items()
+            },
             "seconds": round(self.seconds, 3),
         }
 
@@ -231,6 +247,9 @@ def analyse_hand(
     on_done: Callable[[int], None] | None = None,
     bids: Sequence[str] | str | None = None,
     others: str | PointCountBidder = DEFAULT_MODEL,
+    taker_policy: str = "greedy",
+    defence_policy: str = "greedy",
+    sensitivity: Sequence[str] = ("simple",),
 ) -> Analysis:
     """Analyse ``hand`` (card ids) for ``players`` players; see the module docstring.
 
@@ -241,7 +260,9 @@ def analyse_hand(
     ``backend`` choose the workers (:func:`parallel.map_chunks`); they never change the
     numbers. ``keep_records`` keeps every playout as a deal record (``Analysis.records``).
     ``on_done`` receives the number of playout batches finished so far, of
-    ``2 * ceil(samples / CHUNK)``.
+    ``2 * ceil(samples / CHUNK)``. ``taker_policy`` and ``defence_policy`` (names,
+    :mod:`policies`) play the cards; the best contract is replayed against each defence of
+    ``sensitivity`` on the same samples (:attr:`Analysis.sensitivity`).
     """
     start = time.perf_counter()
     hand = check_hand(hand, players)
@@ -260,6 +281,10 @@ def analyse_hand(
                 f" not {position}"
             )
         position = len(bidding.heard) + 1
+    for name in (taker_policy, defence_policy, *sensitivity):
+        if name not in POLICIES:
+            raise HandError(f"'{name}' is not a policy (one of {', '.join(POLICIES)})")
+    sides = Sides(taker_policy, defence_policy)
     calls: tuple[int | None, ...] = tuple(call_candidates(hand)) if players == 5 else (None,)
     n_chunks = -(-samples // CHUNK)
     progress = (lambda done: on_done(done // CHUNK)) if on_done else None
@@ -273,6 +298,7 @@ def analyse_hand(
             on_done=progress,
             calls=calls,
             keep_records=keep_records,
+            sides=sides,
             **common,
         )
     )
@@ -322,8 +348,25 @@ def analyse_hand(
     if on_done:
         on_done(n_chunks)
     announced = concatenate(
-        map_chunks(announced_chunk, samples, **kwargs, choice=Choice(best, called), **common)
+        map_chunks(
+            announced_chunk, samples, **kwargs, choice=Choice(best, called), sides=sides, **common
+        )
     )
+    weaker = {}
+    for name in sensitivity:
+        if name == defence_policy:
+            continue
+        parts = map_chunks(
+            sensitivity_chunk,
+            samples,
+            **kwargs,
+            choice=Choice(best, called),
+            sides=Sides(taker_policy, name),
+            **common,
+        )
+        made = np.concatenate([m for m, _ in parts])
+        total = np.concatenate([s for _, s in parts])
+        weaker[name] = ContractResult(best, Estimate.of(made), Estimate.of(total), 0.0, 0.0)
     gain = announced.score - judged.score
     bonus = announced.chelem_bonus - judged.chelem_bonus
     expected_gain = Estimate.of(gain)
@@ -352,6 +395,8 @@ def analyse_hand(
         call_scores=call_scores,
         auction=auction,
         poignees=poignees,
+        sides=sides,
+        sensitivity=weaker,
         seconds=time.perf_counter() - start,
         records=outcomes.records if keep_records else None,
     )

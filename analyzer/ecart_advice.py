@@ -24,7 +24,7 @@ from .ecart_ideas import Candidate, candidates
 from .engine import play
 from .game import Contract, chien_size, poignee_thresholds
 from .greedy import GreedyPolicy
-from .hand_samples import check_hand
+from .hand import check_hand
 from .parallel import DEFAULT_SEED, map_chunks
 from .rules import IllegalCall, IllegalDiscard, check_called_card, check_discard
 from .scoring import score

@@ -25,47 +25,20 @@ from .auction import (
     defended_outcome,
     sample_auction,
 )
-from .calling import callable_rank
-from .cards import sort_cards, suited
 from .deal import Deals, PetitSecError, complete
 from .engine import Playout, play
-from .game import Contract, Side, check_players, chien_size, hand_size
+from .game import Contract, Side, chien_size
 from .greedy import GreedyPolicy
-from .paired import may_show, play_pair
-from .rules import is_petit_sec
+from .hand import HandError
+from .paired import may_show, pair_of, play_pair
+from .policies import policy_named
 from .scoring import PAIRS, Scores, records, score, taker_total
+from .table import Policy
 
 CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""
 
 _T = TypeVar("_T")
-
-
-class HandError(ValueError):
-    """A hand that cannot be analysed (wrong size, petit sec…)."""
-
-
-def check_hand(hand: Sequence[int], players: int) -> tuple[int, ...]:
-    """The hand, sorted, if it can be analysed; raises :class:`HandError` otherwise."""
-    check_players(players)
-    cards = sort_cards(hand)
-    if len(set(cards)) != len(cards):
-        raise HandError("the hand holds a card twice")
-    if len(cards) != hand_size(players):
-        raise HandError(f"a {players}-player hand has {hand_size(players)} cards, not {len(cards)}")
-    if is_petit_sec(cards):
-        raise HandError(
-            "the hand is petit sec (the Petit alone, no Excuse): the deal is void and must be"
-            " redealt"
-        )
-    return tuple(cards)
-
-
-def call_candidates(hand: Sequence[int]) -> list[int]:
-    """5 players: the cards the taker may call — the four of the rank to call (kings, unless
-    the hand holds all four)."""
-    rank = int(callable_rank(np.array([list(hand)], np.uint8))[0])
-    return [suited(suit, rank) for suit in range(4)]
 
 
 @dataclass(frozen=True)
@@ -101,6 +74,17 @@ def sample(
         return complete(rng, hands, taker, players), taker, (n, n)
     except PetitSecError as error:
         raise HandError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Who plays the cards, by policy name (:mod:`policies`): the taker's side and the defence."""
+
+    taker: str = "greedy"
+    defence: str = "greedy"
+
+    def policies(self) -> tuple[Policy, Policy]:
+        return policy_named(self.taker), policy_named(self.defence)
 
 
 @dataclass(frozen=True)
@@ -184,19 +168,29 @@ def chunk(
     calls: tuple[int | None, ...],
     keep_records: bool,
     bidding: Bidding,
+    sides: Sides = Sides(),
 ) -> ChunkOutcomes:
     """Every contract under every call on ``n`` samples (see :class:`ContractSamples`), and
-    the auction around the user on the same samples."""
+    the auction around the user on the same samples (played by the greedy)."""
     deals, taker, fitting = sample(rng, n, hand, players, position, bidding)
     n = len(deals)
-    policy = GreedyPolicy()
+    policy, defence = sides.policies()
     samples: dict[Choice, ContractSamples] = {}
     dumped: list[dict] = []
     for called in calls:
         for first, _ in PAIRS:
             extra = chien_size(players) if first.takes_chien else 0
             replay = np.full(n, bool(may_show(np.array(hand), players, extra)))
-            pair = play_pair(deals, taker, first, policy, rng=rng, called=called, replay=replay)
+            pair = play_pair(
+                deals,
+                taker,
+                first,
+                policy,
+                rng=rng,
+                called=called,
+                replay=replay,
+                defence_policy=defence,
+            )
             if keep_records:
                 dumped += _records(pair.hidden, pair.hidden_scores)
                 if pair.shown is not None:
@@ -213,7 +207,9 @@ def chunk(
                     shown_bonus=pair.shown_bonus(contract) if replayed else None,
                     shown=pair.showed() if replayed else None,
                 )
-    auction = defended_outcome(deals, taker, bidding.model, policy, rng=rng, heard=bidding.heard)
+    auction = defended_outcome(
+        deals, taker, bidding.model, GreedyPolicy(), rng=rng, heard=bidding.heard
+    )
     return ChunkOutcomes(samples, dumped, auction, fitting)
 
 
@@ -230,6 +226,7 @@ def announced_chunk(
     position: int | None,
     choice: Choice,
     bidding: Bidding,
+    sides: Sides = Sides(),
 ) -> AnnouncedSamples:
     """``choice`` played on the same ``n`` samples as :func:`chunk`'s (the same stream), the
     chelem announced."""
@@ -238,7 +235,7 @@ def announced_chunk(
         deals,
         taker,
         choice.contract,
-        GreedyPolicy(),
+        *sides.policies(),
         rng=rng,
         called=choice.called,
         announce_chelem=True,
@@ -248,3 +245,30 @@ def announced_chunk(
     return AnnouncedSamples(
         scores.taker_score, taker_total(playout, scores.chelem_bonus), scores.chelem == Side.TAKER
     )
+
+
+def sensitivity_chunk(
+    rng: np.random.Generator,
+    n: int,
+    *,
+    hand: tuple[int, ...],
+    players: int,
+    position: int | None,
+    choice: Choice,
+    bidding: Bidding,
+    sides: Sides,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``choice`` played on the same ``n`` samples as :func:`chunk`'s (the same stream) by
+    ``sides``, the poignée hidden: (N,) bool made and int64 the taker's total."""
+    deals, taker, _ = sample(rng, n, hand, players, position, bidding)
+    playout = play(
+        deals,
+        taker,
+        pair_of(choice.contract)[0],
+        *sides.policies(),
+        rng=rng,
+        called=choice.called,
+        taker_poignee=False,
+    )
+    scores = score(playout, choice.contract)
+    return scores.made, scores.taker_score

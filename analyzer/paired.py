@@ -89,14 +89,18 @@ def play_pair(
     rng: np.random.Generator,
     called: np.ndarray | int | None,
     replay: np.ndarray,
+    defence_policy=None,
 ) -> PairPlay:
     """Play ``deals`` under ``contract``'s pair (the poignée hidden, the chelem not announced),
     then the deals where ``replay`` ((N,) bool) holds again with the poignée shown.
 
     ``taker``: (N,) int64 seats; ``called``: the called card (5 players), one or (N,).
+    ``policy`` plays for the taker's side, ``defence_policy`` (default: the same) for the
+    defence.
     """
     first = pair_of(contract)[0]
-    hidden = play(deals, taker, first, policy, rng=rng, called=called, taker_poignee=False)
+    sides = (policy, defence_policy)
+    hidden = play(deals, taker, first, *sides, rng=rng, called=called, taker_poignee=False)
     hidden_scores = {c: score(hidden, c) for c in pair_of(contract)}
     rows = np.flatnonzero(replay)
     if rows.size == 0:
@@ -105,6 +109,6 @@ def play_pair(
         deals = Deals(deals.players, deals.cards[rows])
         taker = taker[rows]
         called = called[rows] if isinstance(called, np.ndarray) else called
-    shown = play(deals, taker, first, policy, rng=rng, called=called, taker_poignee=True)
+    shown = play(deals, taker, first, *sides, rng=rng, called=called, taker_poignee=True)
     shown_scores = {c: score(shown, c) for c in pair_of(contract)}
     return PairPlay(hidden, hidden_scores, rows, shown, shown_scores)

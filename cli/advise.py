@@ -19,6 +19,7 @@ from tarot_advisor.analyzer.advisor import (
 from tarot_advisor.analyzer.auction import DEFAULT_MODEL, MODELS
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.record import dumps_records
 from tarot_advisor.cli.advise_reading import difference, proportion, reading_lines
 from tarot_advisor.cli.auction_view import auction_lines
@@ -107,12 +108,28 @@ def render(analysis: Analysis) -> str:
         )
     lines += auction_lines(analysis)
     lines += ["", _poignee_line(analysis), _chelem_line(analysis), "", _advice_line(analysis)]
+    lines += _sensitivity_lines(analysis)
     lines += reading_lines(analysis)
     lines.append(
         f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "
         "[ ] and ± = 95% intervals · scores are the taker's total"
     )
     return "\n".join(lines)
+
+
+_DEFENCES = {"simple": "a weak defence (simple)", "random": "a random defence"}
+
+
+def _sensitivity_lines(analysis: Analysis) -> list[str]:
+    """How much the answer depends on the defence: the best contract replayed against others."""
+    lines = []
+    for name, result in analysis.sensitivity.items():
+        against = _DEFENCES.get(name, f"the {name} defence")
+        lines.append(
+            f"Against {against}, {result.contract.label}: P(make) {result.p_make.mean:.0%},"
+            f" E {result.expected_score.mean:+.0f} (played by {analysis.sides.defence} above)."
+        )
+    return lines
 
 
 def _call_note(analysis: Analysis) -> str:
@@ -231,6 +248,22 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
     help="With --chien: the contract taken.",
 )
 @click.option("--called", default=None, help="With --chien and 5 players: the card called.")
+@click.option(
+    "--taker",
+    "taker_policy",
+    type=click.Choice(list(POLICIES)),
+    default="greedy",
+    show_default=True,
+    help="Who plays your side's cards in the simulation.",
+)
+@click.option(
+    "--defence",
+    "defence_policy",
+    type=click.Choice(list(POLICIES)),
+    default="greedy",
+    show_default=True,
+    help="Who plays the defenders' cards (simple: the common open-source AI, weaker).",
+)
 @seed_option()
 @jobs_option(
     default=1,
@@ -258,6 +291,8 @@ def main(
     chien: str | None,
     contract: str,
     called: str | None,
+    taker_policy: str,
+    defence_policy: str,
     seed: int,
     jobs: int,
     as_json: bool,
@@ -293,6 +328,8 @@ def main(
                 on_done=bar,
                 bids=bids,
                 others=others,
+                taker_policy=taker_policy,
+                defence_policy=defence_policy,
             )
     except (CardError, HandError) as error:
         fail(str(error), INPUT_ERROR)

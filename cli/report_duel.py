@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.options import (
@@ -23,7 +24,6 @@ from tarot_advisor.cli.options import (
 )
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.duel import (
-    POLICIES,
     DuelError,
     DuelResult,
     run_duel,

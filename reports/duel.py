@@ -30,11 +30,10 @@ from tarot_advisor.analyzer.calling import longest_suit_call
 from tarot_advisor.analyzer.deal import Deals, deal
 from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract, check_players
-from tarot_advisor.analyzer.greedy import GreedyPolicy
 from tarot_advisor.analyzer.heuristic import point_counts
-from tarot_advisor.analyzer.lookahead import LookaheadPolicy
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
-from tarot_advisor.analyzer.policy import RandomPolicy, SimplePolicy
+from tarot_advisor.analyzer.policies import UnknownPolicy
+from tarot_advisor.analyzer.policies import policy_named as named
 from tarot_advisor.analyzer.record import dumps_records
 from tarot_advisor.analyzer.scoring import records, score
 from tarot_advisor.analyzer.stats import Estimate
@@ -42,13 +41,6 @@ from tarot_advisor.analyzer.table import Policy
 
 CHUNK_SIZE = 2000
 """Deals per chunk. Fixed: the result depends on it, never on the number of workers."""
-POLICIES: dict[str, Callable[[], Policy]] = {
-    "greedy": GreedyPolicy,
-    "simple": SimplePolicy,
-    "random": RandomPolicy,
-    "lookahead": LookaheadPolicy,
-}
-"""The policies a duel can set against each other, by name."""
 MATCHES = ("a_takes", "b_takes", "a_defends")
 """The three playouts of each deal, in the order they are played and dumped."""
 
@@ -88,11 +80,11 @@ class DuelResult:
 
 
 def policy_named(name: str) -> Policy:
-    """A new policy from its name (a key of :data:`POLICIES`); :class:`DuelError` otherwise."""
+    """A new policy from its name (see :mod:`analyzer.policies`); :class:`DuelError` otherwise."""
     try:
-        return POLICIES[name]()
-    except KeyError:
-        raise DuelError(f"'{name}' is not a policy (one of {', '.join(POLICIES)})") from None
+        return named(name)
+    except UnknownPolicy as error:
+        raise DuelError(str(error)) from None
 
 
 def playing(policy: Policy, side: str) -> Policy:
@@ -162,7 +154,7 @@ def run_duel(
     keep_records: bool = False,
     on_done: Callable[[int], None] | None = None,
 ) -> DuelResult:
-    """Play the duplicate match of policy ``a`` against ``b`` (names of :data:`POLICIES`) on
+    """Play the duplicate match of policy ``a`` against ``b`` (names, :mod:`analyzer.policies`) on
     ``deals`` deals; see the module docstring. ``jobs``/``backend`` choose the workers and never
     change the numbers; ``on_done`` receives the number of deals finished so far."""
     for name in (a, b):

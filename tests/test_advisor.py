@@ -129,3 +129,25 @@ def test_bad_hands_get_one_sentence_and_exit_2(arguments, message):
     assert message in result.stderr
     assert "Traceback" not in result.output + result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_answer_against_a_weak_defence_is_the_same_deals_played_by_it():
+    # The sensitivity line replays the best contract against the simple defence on the same
+    # samples: exactly what a whole analysis with --defence simple finds for that contract.
+    hand = parse_hand(EXAMPLE)
+    usual = analyse_hand(hand, samples=1000, seed=3)
+    weak = analyse_hand(hand, samples=1000, seed=3, defence_policy="simple", sensitivity=())
+    best = Contract(usual.recommendation)
+    replayed = usual.sensitivity["simple"]
+    assert replayed.contract == best
+    assert replayed.expected_score == weak.contracts[best].expected_score
+    assert replayed.p_make == weak.contracts[best].p_make
+    # The greedy defends far better than the common open-source AI (by ~40 points here).
+    assert replayed.expected_score.mean > usual.contracts[best].expected_score.mean + 20
+    assert usual.to_dict()["sensitivity"]["simple"][best.value]["p_make"] == replayed.p_make.mean
+    assert usual.to_dict()["policies"] == {"taker": "greedy", "defence": "greedy"}
+
+
+def test_an_unknown_policy_is_one_sentence():
+    with pytest.raises(HandError, match="'clever' is not a policy"):
+        analyse_hand(parse_hand(EXAMPLE), samples=100, defence_policy="clever")
