@@ -94,7 +94,21 @@ def format_duel(result: DuelResult) -> str:
     type=click.IntRange(min=2),
     default=4000,
     show_default=True,
-    help="Number of deals, each played three times.",
+    help="Number of deals, each played three times (four with --taker or --defence).",
+)
+@click.option(
+    "--taker",
+    "fixed_taker",
+    type=click.Choice(list(POLICIES)),
+    default=None,
+    help="The taker against whom the two defences are compared (default: B).",
+)
+@click.option(
+    "--defence",
+    "fixed_defence",
+    type=click.Choice(list(POLICIES)),
+    default=None,
+    help="The defence against which the two takers are compared (default: B).",
 )
 @seed_option()
 @jobs_option()
@@ -111,6 +125,8 @@ def duel(
     players: str,
     contract: Contract,
     n_deals: int,
+    fixed_taker: str | None,
+    fixed_defence: str | None,
     seed: int,
     jobs: int,
     as_json: bool,
@@ -136,6 +152,8 @@ def duel(
                 jobs=jobs,
                 keep_records=out is not None,
                 on_done=bar,
+                taker=fixed_taker,
+                defence=fixed_defence,
             )
     except DuelError as error:
         fail(str(error))
@@ -147,4 +165,5 @@ def duel(
         return
     click.echo(format_duel(result))
     if dump_deals is not None:
-        click.echo(f"{3 * result.deals:,} playouts written to {dump_deals}")
+        per_deal = 4 if fixed_taker or fixed_defence else 3
+        click.echo(f"{per_deal * result.deals:,} playouts written to {dump_deals}")

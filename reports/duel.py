@@ -10,7 +10,9 @@ the king of its longest suit it lacks (:func:`calling.longest_suit_call`). With 
 
 ``taker_gain`` is the mean over deals of the taker's score in (1) minus (2): what A earns by
 taking instead of B against the same defence. ``defence_gain`` is the mean of (2) minus (3): the
-taker's score that A's defence saves compared to B's, against the same taker. Since each
+taker's score that A's defence saves compared to B's, against the same taker. The defence of (1)
+and (2) can be another policy (``defence``), and so can the taker of (2) and (3) (``taker``):
+then (2) is played twice, once for each gain, and a deal four times. Since each
 difference is taken on one deal, the luck of the cards cancels; the standard error is that of
 the mean of the paired differences, ``std / sqrt(n)``.
 
@@ -41,8 +43,9 @@ from tarot_advisor.analyzer.table import Policy
 
 CHUNK_SIZE = 2000
 """Deals per chunk. Fixed: the result depends on it, never on the number of workers."""
-MATCHES = ("a_takes", "b_takes", "a_defends")
-"""The three playouts of each deal, in the order they are played and dumped."""
+MATCHES = ("a_takes", "b_takes", "reference", "a_defends")
+"""The playouts of each deal, in the order they are played and dumped; ``reference`` (the taker
+of ``taker`` against B) only when it is not ``b_takes``."""
 
 
 class DuelError(ValueError):
@@ -63,7 +66,12 @@ class DuelResult:
     defence_gain: Estimate
     seconds: float
     dumped: str | None = None
-    """Every playout as a deal record, JSON Lines (3 per deal, :data:`MATCHES` order), if kept."""
+    """Every playout as a deal record, JSON Lines (3 or 4 per deal, :data:`MATCHES` order), if
+    kept."""
+    taker: str | None = None
+    """The taker against whom the defences are compared (default B)."""
+    defence: str | None = None
+    """The defence against which the takers are compared (default B)."""
 
     def to_dict(self) -> dict:
         """The ``--json`` document."""
@@ -74,6 +82,8 @@ class DuelResult:
             "players": self.players,
             "contract": self.contract.value,
             "seed": self.seed,
+            "taker": self.taker or self.b,
+            "defence": self.defence or self.b,
             "taker_gain": self.taker_gain.to_dict(),
             "defence_gain": self.defence_gain.to_dict(),
         }
@@ -115,28 +125,35 @@ def duel_chunk(
     players: int,
     contract: Contract,
     keep_records: bool,
+    taker: str | None = None,
+    defence: str | None = None,
 ) -> dict[str, np.ndarray | str]:
     """One chunk of ``n`` deals: the taker's score ((n,) int64) under each of :data:`MATCHES`,
     and with ``keep_records`` the playouts as JSON Lines under ``"records"``."""
     deals = deal(rng, n, players, reject_petit_sec=True)
-    taker, called = choose_takers(deals)
+    seats, called = choose_takers(deals)
     policy_a, policy_b = policy_named(a), policy_named(b)
+    against = policy_named(defence) if defence else policy_b
+    reference = policy_named(taker) if taker else policy_b
     sides = {
-        "a_takes": (playing(policy_a, "taker"), policy_b),
-        "b_takes": (policy_b, policy_b),
-        "a_defends": (policy_b, playing(policy_a, "defence")),
+        "a_takes": (playing(policy_a, "taker"), against),
+        "b_takes": (policy_b, against),
+        "a_defends": (reference, playing(policy_a, "defence")),
     }
+    if taker or defence:
+        sides["reference"] = (reference, policy_b)
     out: dict[str, np.ndarray | str] = {}
     dumped: list[list[dict]] = []
-    for match in MATCHES:
+    for match in (m for m in MATCHES if m in sides):
         taker_policy, defence_policy = sides[match]
-        playout = play(deals, taker, contract, taker_policy, defence_policy, rng=rng, called=called)
+        playout = play(deals, seats, contract, taker_policy, defence_policy, rng=rng, called=called)
         scores = score(playout)
         out[match] = scores.taker_score
         if keep_records:
             dumped.append(records(playout, scores))
+    out.setdefault("reference", out["b_takes"])
     if keep_records:
-        # Deal by deal, its three playouts together.
+        # Deal by deal, its playouts together.
         out["records"] = dumps_records(r for by_deal in zip(*dumped, strict=True) for r in by_deal)
     return out
 
@@ -153,12 +170,16 @@ def run_duel(
     backend: str | None = None,
     keep_records: bool = False,
     on_done: Callable[[int], None] | None = None,
+    taker: str | None = None,
+    defence: str | None = None,
 ) -> DuelResult:
     """Play the duplicate match of policy ``a`` against ``b`` (names, :mod:`analyzer.policies`) on
     ``deals`` deals; see the module docstring. ``jobs``/``backend`` choose the workers and never
-    change the numbers; ``on_done`` receives the number of deals finished so far."""
-    for name in (a, b):
-        policy_named(name)
+    change the numbers; ``on_done`` receives the number of deals finished so far. ``taker`` and
+    ``defence``: the taker and the defence the gains are measured against (default B)."""
+    for name in (a, b, taker, defence):
+        if name is not None:
+            policy_named(name)
     try:
         check_players(players)
     except ValueError as error:
@@ -179,6 +200,8 @@ def run_duel(
         players=players,
         contract=contract,
         keep_records=keep_records,
+        taker=taker,
+        defence=defence,
     )
     taker_score = {m: np.concatenate([chunk[m] for chunk in chunks]) for m in MATCHES}
     return DuelResult(
@@ -189,7 +212,9 @@ def run_duel(
         deals=deals,
         seed=seed,
         taker_gain=Estimate.of(taker_score["a_takes"] - taker_score["b_takes"]),
-        defence_gain=Estimate.of(taker_score["b_takes"] - taker_score["a_defends"]),
+        defence_gain=Estimate.of(taker_score["reference"] - taker_score["a_defends"]),
         seconds=time.perf_counter() - start,
         dumped="".join(chunk["records"] for chunk in chunks) if keep_records else None,
+        taker=taker,
+        defence=defence,
     )

@@ -89,8 +89,8 @@ def test_the_dump_holds_three_playouts_per_deal_that_the_referee_scores_alike(tm
     assert summary["defence_gain"]["mean"] == pytest.approx(
         np.mean(taker_scores[:, 1] - taker_scores[:, 2])
     )
-    assert set(summary) == {"deals", "a", "b", "players", "contract", "seed",
-                            "taker_gain", "defence_gain"}  # fmt: skip
+    assert set(summary) == {"deals", "a", "b", "players", "contract", "seed", "taker",
+                            "defence", "taker_gain", "defence_gain"}  # fmt: skip
     assert set(summary["taker_gain"]) == {"mean", "se"}
 
 
@@ -126,3 +126,18 @@ def test_the_library_refuses_unknown_policies_and_too_few_deals():
         run_duel("clever", "greedy", deals=10)
     with pytest.raises(DuelError, match="at least 2 deals"):
         run_duel("greedy", "simple", deals=1)
+
+
+def test_the_reference_taker_and_defence_can_be_chosen():
+    # By default both gains are measured against B; naming B again changes nothing, and naming
+    # another policy measures the gain against it instead (greedy's taker gain over simple is
+    # larger against the weak simple defence than against the greedy's).
+    usual = run_duel("greedy", "simple", deals=300, seed=4)
+    same = run_duel("greedy", "simple", deals=300, seed=4, taker="simple", defence="simple")
+    assert (same.taker_gain, same.defence_gain) == (usual.taker_gain, usual.defence_gain)
+    against_greedy = run_duel("greedy", "simple", deals=300, seed=4, defence="greedy")
+    assert against_greedy.defence_gain == usual.defence_gain
+    assert against_greedy.taker_gain != usual.taker_gain
+    assert against_greedy.to_dict()["defence"] == "greedy"
+    with pytest.raises(DuelError, match="not a policy"):
+        run_duel("greedy", "simple", deals=10, taker="clever")
