@@ -64,10 +64,15 @@ def reading_lines(analysis: Analysis) -> list[str]:
             f"Safest: {Contract(analysis.safest).label} is made more often than the advice, but "
             "the advice maximises the expected score, which counts how much is won or lost."
         )
+    sides = analysis.sides
+    who = (
+        f"every player plays the same {sides.taker} card play"
+        if sides.taker == sides.defence
+        else f"your side plays the {sides.taker} card play and the defence the {sides.defence} one"
+    )
     lines.append(
-        "Assumed: the unseen cards are dealt at random, and every player plays the same greedy "
-        "card play, seeing only its own cards and those played (no signals, no reading of "
-        "habits)."
+        f"Assumed: the unseen cards are dealt at random, and {who}, each player seeing only its "
+        "own cards and those played (no signals, no reading of habits)."
     )
     return lines
 
