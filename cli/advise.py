@@ -8,19 +8,16 @@ from pathlib import Path
 
 import click
 
-from tarot_advisor.analyzer.advisor import (
-    CHUNK,
-    DEFAULT_SAMPLES,
-    Analysis,
-    Estimate,
-    HandError,
-    analyse_hand,
-)
+from tarot_advisor.analyzer.advisor import DEFAULT_SAMPLES, analyse_hand
+from tarot_advisor.analyzer.analysis import Analysis
 from tarot_advisor.analyzer.auction import DEFAULT_MODEL, MODELS
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.hand import HandError
+from tarot_advisor.analyzer.hand_samples import CHUNK
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.record import dumps_records
+from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_reading import difference, proportion, reading_lines
 from tarot_advisor.cli.auction_view import auction_lines
 from tarot_advisor.cli.ecart_view import ECART_SAMPLES, advise_ecart
