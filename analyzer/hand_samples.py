@@ -230,17 +230,8 @@ def announced_chunk(
 ) -> AnnouncedSamples:
     """``choice`` played on the same ``n`` samples as :func:`chunk`'s (the same stream), the
     chelem announced."""
-    deals, taker, _ = sample(rng, n, hand, players, position, bidding)
-    playout = play(
-        deals,
-        taker,
-        choice.contract,
-        *sides.policies(),
-        rng=rng,
-        called=choice.called,
-        announce_chelem=True,
-        taker_poignee=False,
-    )
+    where = dict(hand=hand, players=players, position=position, bidding=bidding)
+    playout = _replay(rng, n, choice.contract, choice, sides, where, announce_chelem=True)
     scores = score(playout)
     return AnnouncedSamples(
         scores.taker_score, taker_total(playout, scores.chelem_bonus), scores.chelem == Side.TAKER
@@ -260,15 +251,31 @@ def sensitivity_chunk(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``choice`` played on the same ``n`` samples as :func:`chunk`'s (the same stream) by
     ``sides``, the poignée hidden: (N,) bool made and int64 the taker's total."""
-    deals, taker, _ = sample(rng, n, hand, players, position, bidding)
-    playout = play(
+    where = dict(hand=hand, players=players, position=position, bidding=bidding)
+    playout = _replay(rng, n, pair_of(choice.contract)[0], choice, sides, where)
+    scores = score(playout, choice.contract)
+    return scores.made, scores.taker_score
+
+
+def _replay(
+    rng: np.random.Generator,
+    n: int,
+    played: Contract,
+    choice: Choice,
+    sides: Sides,
+    where: dict,
+    **options,
+) -> Playout:
+    """The samples of :func:`chunk` dealt again (``where``: :func:`sample`'s hand, players,
+    position and bidding) and played under ``played``, the taker's poignée hidden."""
+    deals, taker, _ = sample(rng, n, **where)
+    return play(
         deals,
         taker,
-        pair_of(choice.contract)[0],
+        played,
         *sides.policies(),
         rng=rng,
         called=choice.called,
         taker_poignee=False,
+        **options,
     )
-    scores = score(playout, choice.contract)
-    return scores.made, scores.taker_score
