@@ -15,11 +15,20 @@ from pathlib import Path
 
 import click
 
-from tarot_advisor.analyzer.study import DEFAULT_CHUNK_HANDS, StudyError, StudyParameters
+from tarot_advisor.analyzer.study import StudyError, StudyParameters
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.options import jobs_option, players_option, quiet_option, seed_option
 from tarot_advisor.cli.progress import progress
-from tarot_advisor.cli.report_thresholds import _dask_client, _stopped, _worker_errors
+from tarot_advisor.cli.study_run import (
+    backend_option,
+    chunk_hands_option,
+    dask_client,
+    hand_samples_option,
+    hands_option,
+    scheduler_option,
+    stopped,
+    worker_errors,
+)
 from tarot_advisor.reports.pointcount import (
     PointCountError,
     fit_study,
@@ -49,20 +58,8 @@ def _finished(folder: Path, parameters: StudyParameters) -> bool:
 
 @click.command()
 @players_option()
-@click.option(
-    "--hands",
-    type=click.IntRange(min=1),
-    default=10_000,
-    show_default=True,
-    help="Random hands of the study.",
-)
-@click.option(
-    "--samples",
-    type=click.IntRange(min=2),
-    default=500,
-    show_default=True,
-    help="Random deals of the unseen cards per hand.",
-)
+@hands_option(10_000, "Random hands of the study.")
+@hand_samples_option()
 @seed_option()
 @jobs_option()
 @click.option(
@@ -79,21 +76,9 @@ def _finished(folder: Path, parameters: StudyParameters) -> bool:
     help="Fit on this finished thresholds study instead of running one (its hands, "
     "samples and seed are its own).",
 )
-@click.option(
-    "--backend",
-    type=click.Choice(["loky", "dask"]),
-    default="loky",
-    show_default=True,
-    help="Where the study's chunks run.",
-)
-@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786).")
-@click.option(
-    "--chunk-hands",
-    type=click.IntRange(min=1),
-    default=DEFAULT_CHUNK_HANDS,
-    show_default=True,
-    help="Hands per chunk of the study.",
-)
+@backend_option()
+@scheduler_option()
+@chunk_hands_option()
 @quiet_option()
 def pointcount(
     players: str,
@@ -155,7 +140,7 @@ def _run(
     quiet: bool,
 ) -> None:
     """Run (or finish) the thresholds study into ``folder``, then put its hands.csv together."""
-    client = _dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
+    client = dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
     done = 0
     try:
         with client, progress(parameters.hands, "hands", quiet=quiet) as bar:
@@ -172,11 +157,11 @@ def _run(
     except StudyFolderError as error:
         fail(str(error))
     except KeyboardInterrupt:
-        _stopped(folder, done, parameters.hands, "interrupted")
-    except _worker_errors() as error:
-        _stopped(folder, done, parameters.hands, f"a worker died ({type(error).__name__})")
+        stopped(folder, done, parameters.hands, "interrupted")
+    except worker_errors() as error:
+        stopped(folder, done, parameters.hands, f"a worker died ({type(error).__name__})")
     except OSError as error:
-        _stopped(folder, done, parameters.hands, f"cannot write into {folder}: {error.strerror}")
+        stopped(folder, done, parameters.hands, f"cannot write into {folder}: {error.strerror}")
     if outcome.computed and not quiet:
         click.echo(
             f"Study: {outcome.computed} chunk(s) computed in {outcome.seconds:.1f} s"

@@ -7,16 +7,12 @@ declared here rather than shared with that module, which imports this one.
 from __future__ import annotations
 
 import contextlib
-import importlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
-from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.study import (
-    DEFAULT_CHUNK_HANDS,
     MAX_MIN_POINTS,
     StudyError,
     StudyParameters,
@@ -30,71 +26,25 @@ from tarot_advisor.cli.options import (
     seed_option,
 )
 from tarot_advisor.cli.progress import progress
+from tarot_advisor.cli.study_run import (
+    backend_option,
+    chunk_hands_option,
+    dask_client,
+    hand_samples_option,
+    hands_option,
+    import_distributed,
+    scheduler_option,
+    stopped,
+    worker_errors,
+)
 from tarot_advisor.reports.thresholds import write_report
 from tarot_advisor.reports.thresholds_folder import StudyFolderError, assemble, run_study
-
-INTERRUPTED = 1
-
-
-def _import_distributed():
-    """The ``distributed`` module, imported only when Dask is asked for."""
-    try:
-        return importlib.import_module("distributed")
-    except ImportError:
-        fail(
-            "the Dask backend needs the optional dask extra: pip install 'tarot-advisor[dask]' "
-            "(or pip install 'dask[distributed]')"
-        )
-
-
-@contextlib.contextmanager
-def _dask_client(scheduler: str | None, jobs: int) -> Iterator[object]:
-    """A Dask client on ``scheduler``, or on a local cluster of ``jobs`` workers; joblib's
-    ``dask`` backend then sends the chunks to it."""
-    distributed = _import_distributed()
-    try:
-        if scheduler is None:
-            cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1)
-            client = distributed.Client(cluster)
-        else:
-            cluster = None
-            client = distributed.Client(scheduler, timeout="20s")
-    except (OSError, TimeoutError) as error:
-        fail(f"cannot reach the Dask scheduler {scheduler}: {error}")
-    try:
-        yield client
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-def _worker_errors() -> tuple[type[BaseException], ...]:
-    """The exceptions that mean a worker died: loky's, and Dask's when it is loaded."""
-    errors: list[type[BaseException]] = [TerminatedWorkerError]
-    with contextlib.suppress(ImportError):
-        from distributed.scheduler import KilledWorker
-
-        errors.append(KilledWorker)
-    return tuple(errors)
 
 
 @click.command()
 @players_option()
-@click.option(
-    "--hands",
-    type=click.IntRange(min=1),
-    default=1000,
-    show_default=True,
-    help="Random hands to analyse.",
-)
-@click.option(
-    "--samples",
-    type=click.IntRange(min=2),
-    default=500,
-    show_default=True,
-    help="Random deals of the unseen cards per hand.",
-)
+@hands_option(1000, "Random hands to analyse.")
+@hand_samples_option()
 @seed_option()
 @jobs_option(
     help="Workers; 0 or -1 uses every core (default). With --backend dask and no --scheduler, "
@@ -107,26 +57,9 @@ def _worker_errors() -> tuple[type[BaseException], ...]:
     help="Folder for hands.csv, the chunks, the PNG charts, report.html and summary.json.",
 )
 @click.option("--resume", is_flag=True, help="Finish (or reuse) the study already in --out.")
-@click.option(
-    "--backend",
-    type=click.Choice(["loky", "dask"]),
-    default="loky",
-    show_default=True,
-    help="Where the chunks run: local processes, or a Dask cluster.",
-)
-@click.option(
-    "--scheduler",
-    metavar="ADDRESS",
-    help="Dask scheduler address (tcp://host:8786); without it --backend dask starts a local "
-    "cluster.",
-)
-@click.option(
-    "--chunk-hands",
-    type=click.IntRange(min=1),
-    default=DEFAULT_CHUNK_HANDS,
-    show_default=True,
-    help="Hands per chunk (stored with the study: the numbers depend on it).",
-)
+@backend_option()
+@scheduler_option()
+@chunk_hands_option()
 @click.option(
     "--min-points",
     type=click.IntRange(min=0, max=MAX_MIN_POINTS),
@@ -155,13 +88,13 @@ def thresholds(
     if scheduler is not None and backend != "dask":
         fail("--scheduler goes with --backend dask")
     if backend == "dask":
-        _import_distributed()  # a missing extra is said before the folder is made
+        import_distributed()  # a missing extra is said before the folder is made
     prepare_output_folder("--out", out)
     try:
         parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands, min_points)
     except StudyError as error:
         fail(str(error))
-    client = _dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
+    client = dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
     done = 0
     try:
         with client, progress(hands, "hands", quiet=quiet) as bar:
@@ -179,11 +112,11 @@ def thresholds(
     except StudyFolderError as error:
         fail(str(error))
     except KeyboardInterrupt:
-        _stopped(out, done, hands, "interrupted")
-    except _worker_errors() as error:
-        _stopped(out, done, hands, f"a worker died ({type(error).__name__})")
+        stopped(out, done, hands, "interrupted")
+    except worker_errors() as error:
+        stopped(out, done, hands, f"a worker died ({type(error).__name__})")
     except OSError as error:
-        _stopped(out, done, hands, f"cannot write into {out}: {error.strerror or error}")
+        stopped(out, done, hands, f"cannot write into {out}: {error.strerror or error}")
     click.echo(f"Report: {out / 'report.html'} (hands.csv, charts and summary.json beside it)")
     resumed = f", {outcome.kept} resumed" if outcome.kept else ""
     click.echo(
@@ -210,13 +143,3 @@ def thresholds(
             " hands (--hands), or stronger ones (--min-points) for the upper lines."
         )
     click.echo(f"The barème agrees with the simulation's best bid on {summary['agreement']:.1%}")
-
-
-def _stopped(out: Path, done: int, hands: int, reason: str) -> None:
-    if done == 0:
-        fail(f"{reason}; no hand was finished, so nothing is kept", INTERRUPTED)
-    fail(
-        f"{reason}; the {done:,} of {hands:,} hands already done are kept in {out / 'chunks'}: "
-        "run the same command with --resume to finish",
-        INTERRUPTED,
-    )

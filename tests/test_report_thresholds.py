@@ -233,12 +233,12 @@ def test_a_crossing_is_the_last_rise_through_zero_inside_the_data():
 
 
 def test_without_dask_installed_the_dask_backend_says_how_to_get_it(tmp_path, monkeypatch):
-    from tarot_advisor.cli import report_thresholds
+    from tarot_advisor.cli import study_run
 
     def no_module(name: str):
         raise ImportError(f"No module named {name!r}")
 
-    monkeypatch.setattr(report_thresholds.importlib, "import_module", no_module)
+    monkeypatch.setattr(study_run.importlib, "import_module", no_module)
     result = _run_cli(tmp_path / "x", "--backend", "dask")
     assert result.exit_code == 2
     assert "pip install" in result.output and "[dask]" in result.output

@@ -1,0 +1,118 @@
+"""What the study commands (thresholds, pointcount) share: their options, a Dask client, and
+how a run that stops early is reported."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+from tarot_advisor.analyzer.study import DEFAULT_CHUNK_HANDS
+from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.options import Decorator
+
+STOPPED = 1
+"""Exit status of a study run stopped early (interrupted, a worker lost, a folder unwritable)."""
+
+
+def hands_option(default: int, help: str) -> Decorator:
+    return click.option(
+        "--hands", type=click.IntRange(min=1), default=default, show_default=True, help=help
+    )
+
+
+def hand_samples_option() -> Decorator:
+    return click.option(
+        "--samples",
+        type=click.IntRange(min=2),
+        default=500,
+        show_default=True,
+        help="Random deals of the unseen cards per hand.",
+    )
+
+
+def backend_option() -> Decorator:
+    return click.option(
+        "--backend",
+        type=click.Choice(["loky", "dask"]),
+        default="loky",
+        show_default=True,
+        help="Where the study's chunks run: local processes, or a Dask cluster.",
+    )
+
+
+def scheduler_option() -> Decorator:
+    return click.option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler address (tcp://host:8786); without it --backend dask starts a "
+        "local cluster.",
+    )
+
+
+def chunk_hands_option() -> Decorator:
+    return click.option(
+        "--chunk-hands",
+        type=click.IntRange(min=1),
+        default=DEFAULT_CHUNK_HANDS,
+        show_default=True,
+        help="Hands per chunk of the study (stored with it: the numbers depend on it).",
+    )
+
+
+def import_distributed():
+    """The ``distributed`` module, imported only when Dask is asked for."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        fail(
+            "the Dask backend needs the optional dask extra: pip install 'tarot-advisor[dask]' "
+            "(or pip install 'dask[distributed]')"
+        )
+
+
+@contextlib.contextmanager
+def dask_client(scheduler: str | None, jobs: int) -> Iterator[object]:
+    """A Dask client on ``scheduler``, or on a local cluster of ``jobs`` workers; joblib's
+    ``dask`` backend then sends the chunks to it."""
+    distributed = import_distributed()
+    try:
+        if scheduler is None:
+            cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1)
+            client = distributed.Client(cluster)
+        else:
+            cluster = None
+            client = distributed.Client(scheduler, timeout="20s")
+    except (OSError, TimeoutError) as error:
+        fail(f"cannot reach the Dask scheduler {scheduler}: {error}")
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def worker_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions that mean a worker died: loky's, and Dask's when it is loaded."""
+    errors: list[type[BaseException]] = [TerminatedWorkerError]
+    with contextlib.suppress(ImportError):
+        from distributed.scheduler import KilledWorker
+
+        errors.append(KilledWorker)
+    return tuple(errors)
+
+
+def stopped(out: Path, done: int, hands: int, reason: str) -> None:
+    """End a study run that stopped for ``reason``, saying what is kept and how to finish."""
+    if done == 0:
+        fail(f"{reason}; no hand was finished, so nothing is kept", STOPPED)
+    fail(
+        f"{reason}; the {done:,} of {hands:,} hands already done are kept in {out / 'chunks'}: "
+        "run the same command with --resume to finish",
+        STOPPED,
+    )
