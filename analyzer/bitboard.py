@@ -97,15 +97,13 @@ def to_cards(lo: int, hi: int) -> list[int]:
 
 _EXPONENT = U64(0x7FF0000000000000)
 _EXPONENT_SHIFT = U64(52)
-_BELOW_MANTISSA = U64(7)
-_LARGE = U64(1 << 53)
 
 
 def _as_float_exact(x: np.ndarray) -> np.ndarray:
-    """``x`` as float64 with its highest bit intact: a value of 2**53 or more would round (up to
-    the next power of two, at worst), so its three lowest bits are cleared first — the sets of
-    this module hold at most 56 bits, so those bits are never the highest."""
-    return (x & ~(_BELOW_MANTISSA * (x >= _LARGE))).astype(np.float64)
+    """``x`` as float64 with its highest bit intact: a value of 2**53 or more may round up to the
+    next power of two, but only when the 53 bits below its highest are all set; clearing every
+    set bit whose upper neighbour is set too keeps the highest and leaves no two in a row."""
+    return (x & ~(x >> ONE)).astype(np.float64)
 
 
 def _exponent(f: np.ndarray) -> np.ndarray:

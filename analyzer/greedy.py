@@ -131,9 +131,7 @@ def _safe_winners(turn: Turn, know: Reading) -> Candidate:
     suit_lo = table.lead_lo
     top_later = bb.highest(know.later_lo & suit_lo)
     trumped = _suit_may_be_trumped(turn, know, suit_lo)
-    safe_lo = bb.select(
-        nobody_after, bb.ALL_LO, bb.select(trumped, ZERO, bb.above_or_all(top_later))
-    )
+    safe_lo = bb.select(nobody_after, bb.ALL_LO, bb.keep(~trumped, bb.above_or_all(top_later)))
     return win_lo & safe_lo, win_hi & safe_hi & bb.TRUMPS_HI
 
 
@@ -196,7 +194,7 @@ def win_cheaply(turn: Turn, know: Reading) -> Candidate:
     ally_wins = know.ally_wins
     safe_lo, safe_hi = know.safe_winners
     card_lo, card_hi = either(bb.lowest(safe_lo), bb.lowest(_spare_the_safe_petit(know, safe_hi)))
-    return bb.select(ally_wins, ZERO, card_lo), bb.select(ally_wins, ZERO, card_hi)
+    return bb.keep(~ally_wins, card_lo), bb.keep(~ally_wins, card_hi)
 
 
 def give_least(turn: Turn, know: Reading) -> Candidate:
@@ -210,7 +208,7 @@ def give_least(turn: Turn, know: Reading) -> Candidate:
     only_the_excuse = (card_lo | card_hi) == ZERO
     has_excuse = (hi & bb.EXCUSE_HI) != ZERO
     use_excuse = has_excuse & (only_the_excuse | (~know.ally_wins & (costly | nothing_else)))
-    return bb.select(use_excuse, ZERO, card_lo), bb.select(use_excuse, bb.EXCUSE_HI, card_hi)
+    return bb.keep(~use_excuse, card_lo), bb.select(use_excuse, bb.EXCUSE_HI, card_hi)
 
 
 def draw_trumps(turn: Turn, know: Reading) -> Candidate:
@@ -346,15 +344,21 @@ class GreedyPolicy:
 
     @staticmethod
     def _first(turn: Turn, know: Reading, habits) -> Candidate:
-        chosen_lo, chosen_hi = _none(turn.table.n_deals)
+        chosen = None
         for habit in habits:
+            if chosen is None:
+                chosen = habit(turn, know)
+                continue
+            chosen_lo, chosen_hi = chosen
             undecided = (chosen_lo | chosen_hi) == ZERO
             if not undecided.any():
                 break
             candidate = habit(turn, know)
-            if candidate is None:
-                continue
-            card_lo, card_hi = candidate
-            chosen_lo = bb.select(undecided, card_lo, chosen_lo)
-            chosen_hi = bb.select(undecided, card_hi, chosen_hi)
-        return chosen_lo, chosen_hi
+            if candidate is not None:
+                # Where undecided, chosen is empty: adding the candidate is choosing it.
+                card_lo, card_hi = candidate
+                chosen = (
+                    chosen_lo | bb.keep(undecided, card_lo),
+                    chosen_hi | bb.keep(undecided, card_hi),
+                )
+        return chosen if chosen is not None else _none(turn.table.n_deals)

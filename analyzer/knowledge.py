@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import bitboard as bb
-from .bitboard import U64, ZERO
+from .bitboard import ZERO
 from .vector_rules import NO_SUIT, TRUMP_LEAD
 
 if TYPE_CHECKING:
@@ -33,11 +33,7 @@ if TYPE_CHECKING:
 
 NO_TRUMP_BIT = np.uint8(1 << TRUMP_LEAD)
 """The bit of :attr:`PublicKnowledge.void` that says "holds no trump"."""
-_NO_BITS = np.uint8(0)
 _LEAD_BIT = np.array([1, 2, 4, 8, 1 << TRUMP_LEAD, 0], np.uint8)  # by lead suit: 0–3, 4, −1
-_VOID_SUITS_LO = np.array(
-    [sum(int(bb.SUIT_LO[suit]) for suit in range(4) if bits >> suit & 1) for bits in range(16)], U64
-)  # by the four suit bits of a void: the cards of those suits
 
 
 class PublicKnowledge:
@@ -91,20 +87,19 @@ class PublicKnowledge:
             self.may_hold_hi[k] |= shown
         if k == 0:
             return  # a lead proves nothing
-        is_excuse = card_hi == bb.EXCUSE_HI
         is_trump = (card_hi & bb.TRUMPS_HI) != ZERO
         followed = ((card_lo & table.lead_lo) | (card_hi & table.lead_hi)) != ZERO
-        off_suit = (table.lead_suit != NO_SUIT) & ~is_excuse & ~followed
-        # Not following shows a void; not trumping either, no trumps.
-        shown_void = table.lead_bit | bb.select(is_trump, _NO_BITS, NO_TRUMP_BIT)
-        void_bits = bb.select(off_suit, shown_void, _NO_BITS)
+        off_suit = (table.lead_suit != NO_SUIT) & (card_hi != bb.EXCUSE_HI) & ~followed
+        # Not following shows a void (in a suit: none of its cards, table.lead_lo); not trumping
+        # either, no trumps.
+        no_trumps = off_suit & ~is_trump
+        void_bits = bb.keep(off_suit, table.lead_bit) | bb.keep(no_trumps, NO_TRUMP_BIT)
         self.void[k] |= void_bits
-        self.taker_void |= bb.select(table.is_taker[k], void_bits, _NO_BITS)
-        self.may_hold_lo[k] &= ~_VOID_SUITS_LO[void_bits & 0xF]
+        self.taker_void |= bb.keep(table.is_taker[k], void_bits)
+        self.may_hold_lo[k] &= ~bb.keep(off_suit, table.lead_lo)
         # A trump that does not beat the trick's best card is under a trump already down: the
         # player holds none above it (it would have had to overtrump).
         undertrump = is_trump & ((card_hi & table.beat_hi) == ZERO)
-        no_trumps = (void_bits & NO_TRUMP_BIT) != 0
         ruled_out = bb.keep(undertrump, table.beat_hi) | bb.keep(no_trumps, bb.TRUMPS_HI)
         self.may_hold_hi[k] &= ~ruled_out
 

@@ -20,23 +20,23 @@ def either(lo: np.ndarray, hi: np.ndarray, prefer_lo: np.ndarray | bool = True):
     """One of two one-bit candidates per deal: ``lo``'s where it has one (and ``prefer_lo``),
     else ``hi``'s."""
     take_lo = (lo != ZERO) & prefer_lo | (hi == ZERO)
-    return bb.keep(take_lo, lo), bb.select(take_lo, ZERO, hi)
+    return bb.keep(take_lo, lo), bb.keep(~take_lo, hi)
 
 
 def cheapest(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The card of each set that gives away the least: a low suited card (lowest rank first),
     else a middle trump (lowest first), else a face card (valet first), else the Excuse, the
     Petit, the 21 in that order."""
-    low_suited = bb.lowest(lo & bb.LOW_LO)
+    # Low ranks are the lowest bits of lo: the lowest card is a low one whenever the set has one.
+    lowest_lo = bb.lowest(lo)
+    has_low = (lowest_lo & bb.LOW_LO) != ZERO
     middle_trump = bb.lowest(hi & bb.MIDDLE_TRUMPS_HI)
-    face = bb.lowest(lo)  # only used when no low suited card is left
+    has_middle = middle_trump != ZERO
     excuse = hi & bb.EXCUSE_HI
-    bout = bb.lowest(hi)
-    has_low, has_middle, has_face = low_suited != ZERO, middle_trump != ZERO, face != ZERO
-    chosen_lo = bb.select(has_low, low_suited, bb.select(has_middle, ZERO, face))
-    last_hi = bb.select(has_face, ZERO, bb.select(excuse != ZERO, excuse, bout))
-    chosen_hi = bb.select(has_low, ZERO, bb.select(has_middle, middle_trump, last_hi))
-    return chosen_lo, chosen_hi
+    last_hi = excuse | bb.keep(excuse == ZERO, bb.lowest(hi))  # the Excuse, else the Petit, the 21
+    from_hi = ~has_low & (has_middle | (lowest_lo == ZERO))
+    chosen_hi = bb.keep(from_hi, bb.select(has_middle, middle_trump, last_hi))
+    return bb.keep(~from_hi, lowest_lo), chosen_hi
 
 
 class RandomPolicy:

@@ -108,7 +108,8 @@ class Table:
     def turn_to(self, leader_position: np.ndarray) -> None:
         """Start the next trick with the player now at ``leader_position`` (N,) as row 0."""
         n, n_deals = self.players, self.n_deals
-        rows = (leader_position[None, :] + np.arange(n)[:, None]) % n
+        rows = leader_position[None, :] + np.arange(n)[:, None]
+        rows -= n * (rows >= n)  # modulo n, without an integer division per element
         flat = rows * n_deals + np.arange(n_deals)[None, :]
         for name in _PER_PLAYER:
             setattr(self, name, np.take(getattr(self, name), flat))
@@ -169,7 +170,9 @@ class Table:
         hand_lo, hand_hi = self.hands_lo[self.position], self.hands_hi[self.position]
         if self.players == 5 and self.trick == 0 and self.position == 0:
             return vector_rules.first_lead_plays(hand_lo, hand_hi, self.called_lo)
-        return vector_rules.legal_plays(hand_lo, hand_hi, self.lead_suit, self.beat_hi)
+        return vector_rules.legal_plays(
+            hand_lo, hand_hi, self.lead_suit, self.beat_hi, suit=(self.lead_lo, self.lead_hi)
+        )
 
     def play(self, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
         """The player to act plays one card in every deal: exactly one bit set in
@@ -194,7 +197,7 @@ class Table:
             self.lead_lo, self.lead_hi = vector_rules.suit_cards(self.lead_suit)
             self.lead_bit = lead_bit(self.lead_suit)
         wins, self.beat_lo, self.beat_hi = vector_rules.beats(
-            card_lo, card_hi, self.lead_suit, self.beat_lo, self.beat_hi
+            card_lo, card_hi, self.lead_suit, self.beat_lo, self.beat_hi, suit_lo=self.lead_lo
         )
         self.best_position = bb.select(wins, k, self.best_position)
         self.best_on_taker_side = bb.select(wins, self.on_taker_side[k], self.best_on_taker_side)

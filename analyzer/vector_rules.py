@@ -53,20 +53,28 @@ def beats(
     lead_suit: np.ndarray,
     beat_lo: np.ndarray,
     beat_hi: np.ndarray,
+    *,
+    suit_lo: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Whether ``card`` wins the trick over its best card so far, and the cards that would beat
     the best card afterwards: ``(wins bool, beat_lo, beat_hi)``.
 
-    ``lead_suit`` is the trick's suit with ``card`` added (:func:`led_suit`); ``beat_lo/hi`` are
-    the cards that beat the best card before it — every card of the deck on an empty trick. The
-    highest trump wins, else the highest card of the suit led; the Excuse never wins here.
+    ``lead_suit`` is the trick's suit with ``card`` added (:func:`led_suit`); ``suit_lo`` its
+    cards, when the caller keeps them (:func:`suit_cards`); ``beat_lo/hi`` are the cards that
+    beat the best card before it — every card of the deck on an empty trick. The highest trump
+    wins, else the highest card of the suit led; the Excuse never wins here.
     """
-    wins = ((card_lo & beat_lo) | (card_hi & beat_hi)) != ZERO
-    is_trump = (card_hi & bb.TRUMPS_HI) != ZERO
-    suit_lo, _ = suit_cards(lead_suit)
-    new_lo = bb.select(is_trump, ZERO, suit_lo & bb.above(card_lo))
-    new_hi = bb.select(is_trump, bb.TRUMPS_HI & bb.above(card_hi), bb.TRUMPS_HI)
-    return wins, bb.select(wins, new_lo, beat_lo), bb.select(wins, new_hi, beat_hi)
+    if suit_lo is None:
+        suit_lo, _ = suit_cards(lead_suit)
+    wins_in_suit = (card_lo & beat_lo) != ZERO
+    trumps_in = (card_hi & beat_hi) != ZERO  # beat_hi holds trumps only: never the Excuse
+    wins = wins_in_suit | trumps_in
+    # A trump has no bit in lo, and nothing is above an empty set: after a trump wins, no suited
+    # card beats it. A suited card wins only while no trump is down, when every trump beats it,
+    # as beat_hi already says: only a winning trump changes beat_hi.
+    new_lo = suit_lo & bb.above(card_lo)
+    new_hi = bb.TRUMPS_HI & bb.above(card_hi)
+    return wins, bb.select(wins, new_lo, beat_lo), bb.select(trumps_in, new_hi, beat_hi)
 
 
 def trick_winner(cards_lo: np.ndarray, cards_hi: np.ndarray) -> np.ndarray:
@@ -85,29 +93,34 @@ def trick_winner(cards_lo: np.ndarray, cards_hi: np.ndarray) -> np.ndarray:
 
 
 def legal_plays(
-    hand_lo: np.ndarray, hand_hi: np.ndarray, lead_suit: np.ndarray, beat_hi: np.ndarray
+    hand_lo: np.ndarray,
+    hand_hi: np.ndarray,
+    lead_suit: np.ndarray,
+    beat_hi: np.ndarray,
+    *,
+    suit: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The cards of each hand that may be played to the trick (rules.md §4), as a set.
 
     Follow the suit led; with none of it, trump; whenever playing a trump, beat the highest trump
     in the trick if you can (``beat_hi``: the trumps that beat the trick's best card, see
     :func:`beats`), else any trump; with neither, anything. The Excuse is always legal.
+    ``suit``: the cards of ``lead_suit`` (:func:`suit_cards`), when the caller keeps them.
     """
-    free = lead_suit == NO_SUIT
-    suit_lo, suit_hi = suit_cards(lead_suit)
+    suit_lo, suit_hi = suit_cards(lead_suit) if suit is None else suit
     follow_lo = hand_lo & suit_lo
     can_follow = (follow_lo | (hand_hi & suit_hi)) != ZERO
     trumps = hand_hi & bb.TRUMPS_HI
-    has_trump = trumps != ZERO
     over = trumps & beat_hi
     excuse = hand_hi & bb.EXCUSE_HI
-    trump_choice = bb.select(over != ZERO, over, trumps) | excuse
     # Leading, or with neither the suit nor a trump: anything. Following a suit: that suit (and
-    # the Excuse). Else (trumps led, or none of the suit): the trumps the rule allows.
-    anything = free | (~can_follow & ~has_trump)
-    plain_follow = can_follow & (lead_suit != TRUMP_LEAD)
-    legal_lo = bb.select(anything, hand_lo, bb.select(plain_follow, follow_lo, ZERO))
-    legal_hi = bb.select(anything, hand_hi, bb.select(plain_follow, excuse, trump_choice))
+    # the Excuse). Else (trumps led, or none of the suit): the trumps the rule allows. follow_lo
+    # is empty unless a suit is led and followed, so it is the whole answer in lo but anything.
+    anything = (lead_suit == NO_SUIT) | (~can_follow & (trumps == ZERO))
+    must_trump = ~anything & ~(can_follow & (lead_suit != TRUMP_LEAD))
+    trump_choice = bb.keep(must_trump, bb.select(over != ZERO, over, trumps))
+    legal_lo = bb.keep(anything, hand_lo) | follow_lo
+    legal_hi = bb.keep(anything, hand_hi) | trump_choice | excuse
     return legal_lo, legal_hi
 
 
