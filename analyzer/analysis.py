@@ -182,7 +182,6 @@ class Analysis:
                 }
                 for name, result in self.sensitivity.items()
             },
-            "seconds": round(self.seconds, 3),
         }
 
 

@@ -132,7 +132,6 @@ class EcartAnalysis:
                 "recommended": [format_card(c) for c in self.recommended.cards],
                 "engine": [format_card(c) for c in self.engine.cards],
             },
-            "seconds": round(self.seconds, 3),
         }
 
     def to_frame(self) -> pd.DataFrame:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_reading import difference, proportion, reading_lines
 from tarot_advisor.cli.auction_view import auction_lines
 from tarot_advisor.cli.ecart_view import ECART_SAMPLES, advise_ecart
-from tarot_advisor.cli.errors import INPUT_ERROR, Command, fail
+from tarot_advisor.cli.errors import INPUT_ERROR, fail
 from tarot_advisor.cli.limits import (
     check_disk,
     check_memory,
@@ -29,12 +28,14 @@ from tarot_advisor.cli.limits import (
     write_text_atomically,
 )
 from tarot_advisor.cli.options import (
+    command,
     jobs_option,
+    json_document,
     json_option,
     players_option,
     quiet_option,
     seed_option,
-    version_option,
+    timings_option,
 )
 from tarot_advisor.cli.progress import progress
 
@@ -201,7 +202,7 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
     check_memory("--samples", samples, per_sample, what)
 
 
-@click.command(cls=Command, context_settings={"help_option_names": ["-h", "--help"]})
+@command()
 @click.argument("hand", nargs=-1, required=True)
 @players_option("Number of players (the hand has 24, 18 or 15 cards).")
 @click.option(
@@ -262,12 +263,9 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
     help="Who plays the defenders' cards (simple: the common open-source AI, weaker).",
 )
 @seed_option()
-@jobs_option(
-    default=1,
-    help=f"Workers (0 = all cores): the samples go in batches of {CHUNK:,}, so more than one "
-    "worker helps from twice that. Never changes the results.",
-)
+@jobs_option(f"The samples go in batches of {CHUNK:,}.")
 @json_option()
+@timings_option()
 @click.option(
     "--dump-deals",
     type=click.Path(path_type=Path),
@@ -277,7 +275,6 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
     "memory until written).",
 )
 @quiet_option()
-@version_option()
 def main(
     hand: tuple[str, ...],
     players: str,
@@ -293,6 +290,7 @@ def main(
     seed: int,
     jobs: int,
     as_json: bool,
+    timings: bool,
     dump_deals: Path | None,
     quiet: bool,
 ) -> None:
@@ -310,7 +308,7 @@ def main(
             raise HandError(f"the position goes from 1 to {n_players}, not {position}")
         if chien is not None:
             options = dict(position=position, samples=samples, seed=seed, jobs=jobs)
-            advise_ecart(cards, chien, n_players, contract, called, as_json, **options)
+            advise_ecart(cards, chien, n_players, contract, called, as_json, timings, **options)
             return
         batches = 2 * -(-samples // CHUNK)
         with progress(batches, "simulating", quiet=quiet) as bar:
@@ -331,7 +329,7 @@ def main(
     except (CardError, HandError) as error:
         fail(str(error), INPUT_ERROR)
     if as_json:
-        click.echo(json.dumps(analysis.to_dict(), ensure_ascii=False))
+        click.echo(json_document(analysis.to_dict(), timings, analysis.seconds))
     else:
         click.echo(render(analysis))
     if dump_deals is not None:

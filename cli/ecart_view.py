@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from tarot_advisor.analyzer.cards import (
@@ -23,6 +21,7 @@ from tarot_advisor.analyzer.ecart_advice import (
     analyse_ecart,
 )
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
+from tarot_advisor.cli.options import json_document
 
 __all__ = ["ECART_SAMPLES", "advise_ecart", "render_ecart"]
 
@@ -34,6 +33,7 @@ def advise_ecart(
     contract: str,
     called: str | None,
     as_json: bool,
+    timings: bool,
     **options,
 ) -> None:
     """Parse the chien and the call, analyse, print; bad input: one sentence, exit 2."""
@@ -52,7 +52,7 @@ def advise_ecart(
     except EcartInputError as error:
         fail(str(error), INPUT_ERROR)
     if as_json:
-        click.echo(json.dumps(analysis.to_dict(), ensure_ascii=False))
+        click.echo(json_document(analysis.to_dict(), timings, analysis.seconds))
     else:
         click.echo(render_ecart(analysis))
 

@@ -1,7 +1,10 @@
-"""Options every command shares, written once: players, seed, jobs, JSON output, quiet."""
+"""Options every command shares, written once: players, seed, jobs, JSON output, timings, quiet;
+and :func:`command`, the decorator every command is declared with (one-sentence errors, ``-h``,
+``--version``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -9,6 +12,7 @@ import click
 
 from tarot_advisor.analyzer.game import PLAYER_COUNTS
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, ParallelError, choose_jobs
+from tarot_advisor.cli.errors import Command
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -40,15 +44,26 @@ def seed_option() -> Decorator:
     )
 
 
-def jobs_option(default: int = 0, help: str | None = None) -> Decorator:
-    """``--jobs``, turned into a number of workers (0 or -1: every core)."""
+JOBS_RULE = (
+    "Worker processes (0 = every core). Starting workers costs about a second, so they pay off "
+    "only on runs that take more than about ten seconds on one, with idle cores to run on; the "
+    "numbers never change with it."
+)
+"""The one rule for ``--jobs``, the same in every command's help and in the README."""
+
+
+def jobs_option(help: str = "", *, default: int = 1) -> Decorator:
+    """``--jobs``, turned into a number of workers (0 or -1: every core).
+
+    ``help``: what a worker takes in this command, added to :data:`JOBS_RULE`. ``default``: 1
+    in every command but the benchmark, which measures every core."""
     return click.option(
         "--jobs",
         type=int,
         default=default,
         show_default=True,
         callback=_jobs,
-        help=help or "Worker processes; 0 or -1 uses every core.",
+        help=help if default != 1 else f"{JOBS_RULE} {help}".strip(),
     )
 
 
@@ -56,8 +71,31 @@ def json_option() -> Decorator:
     return click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 
 
+def timings_option() -> Decorator:
+    """``--timings``: the seconds a run took, in the JSON under ``timings``. Left out by default
+    so that the same seed gives the same bytes."""
+    return click.option(
+        "--timings",
+        is_flag=True,
+        help="With --json: add the run's seconds under the key timings (without it, the same "
+        "seed gives byte-identical JSON).",
+    )
+
+
+def json_document(document: dict, timings: bool, seconds: float) -> str:
+    """The ``--json`` text of ``document``: byte-identical for the same seed, the run's
+    ``seconds`` added under ``timings`` only when asked (``--timings``)."""
+    if timings:
+        document = document | {"timings": {"seconds": round(seconds, 3)}}
+    return json.dumps(document, ensure_ascii=False)
+
+
 def quiet_option() -> Decorator:
-    return click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
+    return click.option(
+        "--quiet",
+        is_flag=True,
+        help="No progress bar (it shows on stderr only when stderr is a terminal).",
+    )
 
 
 def version_option() -> Decorator:
@@ -65,3 +103,18 @@ def version_option() -> Decorator:
     return click.version_option(
         package_name="tarot-advisor", message="%(prog)s (tarot-advisor) %(version)s"
     )
+
+
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+
+
+def command(name: str | None = None) -> Decorator:
+    """Declares a command as every command of the package is: bad usage answered in one sentence
+    with exit 2 (:class:`.errors.Command`), ``-h`` beside ``--help``, and ``--version``."""
+
+    def decorate(function: Callable[..., Any]) -> click.Command:
+        return click.command(name, cls=Command, context_settings=HELP_OPTIONS)(
+            version_option()(function)
+        )
+
+    return decorate

@@ -7,7 +7,6 @@ of the unseen cards. Exit code 2 for input that is not a possible state of a dea
 
 from __future__ import annotations
 
-import json
 import time
 
 import click
@@ -17,7 +16,14 @@ from tarot_advisor.analyzer.cards import format_card, format_cards
 from tarot_advisor.analyzer.position import PositionError, read_position
 from tarot_advisor.analyzer.record import RecordSyntaxError, load_records
 from tarot_advisor.cli.errors import fail
-from tarot_advisor.cli.options import jobs_option, json_option, seed_option
+from tarot_advisor.cli.options import (
+    command,
+    jobs_option,
+    json_document,
+    json_option,
+    seed_option,
+    timings_option,
+)
 from tarot_advisor.cli.replay import read_source
 
 Z95 = 1.96
@@ -50,7 +56,7 @@ def table(advice: CardAdvice, seconds: float) -> str:
     return "\n".join(lines)
 
 
-@click.command()
+@command()
 @click.argument("source", metavar="FILE|-")
 @click.option(
     "--samples",
@@ -60,9 +66,10 @@ def table(advice: CardAdvice, seconds: float) -> str:
     help="Deals of the unseen cards (the same ones for every card).",
 )
 @seed_option()
-@jobs_option(default=1, help="Worker processes (0 = all cores).")
+@jobs_option()
 @json_option()
-def main(source: str, samples: int, seed: int, jobs: int, as_json: bool) -> None:
+@timings_option()
+def main(source: str, samples: int, seed: int, jobs: int, as_json: bool, timings: bool) -> None:
     """What to play now: every legal card, its expected score for you and P(make), ranked."""
     try:
         (data,) = load_records(read_source(source))
@@ -80,6 +87,6 @@ def main(source: str, samples: int, seed: int, jobs: int, as_json: bool) -> None
     advice = advise_play(position, samples=samples, seed=seed, jobs=jobs)
     seconds = time.perf_counter() - start
     if as_json:
-        click.echo(json.dumps(advice.to_dict() | {"seconds": seconds}, ensure_ascii=False))
+        click.echo(json_document(advice.to_dict(), timings, seconds))
     else:
         click.echo(table(advice, seconds))

@@ -20,7 +20,7 @@ from tarot_advisor.analyzer.outcome import Outcome
 from tarot_advisor.analyzer.record import RecordError, RecordSyntaxError, load_records, replay
 from tarot_advisor.analyzer.rules import IllegalPlay, RuleError
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
-from tarot_advisor.cli.options import quiet_option, version_option
+from tarot_advisor.cli.options import command, quiet_option
 from tarot_advisor.cli.progress import progress
 
 POIGNEE_NAMES = {20: "simple", 30: "double", 40: "triple"}
@@ -123,11 +123,10 @@ def summary(number: int, outcome: Outcome) -> str:
     return "\n".join(lines)
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@command()
 @click.argument("source", metavar="FILE|-")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record, one per line.")
 @quiet_option()
-@version_option()
 def main(source: str, as_json: bool, quiet: bool) -> None:
     """Replay played deals (a JSON deal record, or JSON Lines) under the FFT rules and score them.
 

@@ -13,7 +13,10 @@ from pathlib import Path
 import click
 
 from tarot_advisor.cli.errors import Group, fail
+from tarot_advisor.cli.limits import prepare_output_folder
 from tarot_advisor.cli.options import (
+    HELP_OPTIONS,
+    command,
     jobs_option,
     json_option,
     players_option,
@@ -24,6 +27,7 @@ from tarot_advisor.cli.options import (
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.bench import DEFAULT_PLAYOUTS, MEASUREMENTS, run_benchmarks
 from tarot_advisor.reports.deals import (
+    CHUNK_SIZE,
     largest_z,
     run_deal_study,
     statistics,
@@ -31,13 +35,13 @@ from tarot_advisor.reports.deals import (
 )
 
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings=HELP_OPTIONS)
 @version_option()
 def main() -> None:
     """Batch studies of French Tarot deals, written as report folders."""
 
 
-@main.command()
+@command()
 @players_option()
 @click.option(
     "--deals",
@@ -48,7 +52,7 @@ def main() -> None:
     help="Number of random deals.",
 )
 @seed_option()
-@jobs_option()
+@jobs_option(f"The deals go in chunks of {CHUNK_SIZE:,}.")
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -59,6 +63,7 @@ def main() -> None:
 def deals(players: str, n_deals: int, seed: int, jobs: int, out: Path, quiet: bool) -> None:
     """What random deals look like: trumps, bouts, kings, suits, poignées, petit sec and the
     point count, each beside its exact probability."""
+    prepare_output_folder("--out", out)
     with progress(n_deals, "dealing", quiet=quiet) as bar:
         study = run_deal_study(int(players), n_deals, seed=seed, jobs=jobs, on_done=bar)
     stats = statistics(study)
@@ -87,7 +92,7 @@ def _figure(name: str, value: object) -> str:
     return f"{value:,.0f}" if isinstance(value, float) else str(value)
 
 
-@main.command()
+@command()
 @json_option()
 @click.option(
     "--deals",
@@ -110,7 +115,7 @@ def _figure(name: str, value: object) -> str:
     multiple=True,
     help="Take only this measurement (repeat the option for several).",
 )
-@jobs_option()
+@jobs_option("Workers of the every-core measurements (0 = every core).", default=0)
 @quiet_option()
 def bench(
     as_json: bool, n_deals: int, playouts: int, only: tuple[str, ...], jobs: int, quiet: bool
@@ -136,6 +141,8 @@ def bench(
         click.echo(f"{name:>29}  {_figure(name, value)}{note}")
 
 
+main.add_command(deals)
+main.add_command(bench)
 # Studies in their own modules register here, once the group and its options exist.
 from tarot_advisor.cli.report_duel import duel  # noqa: E402
 

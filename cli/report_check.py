@@ -7,30 +7,43 @@ import json
 import click
 
 from tarot_advisor.cli.options import (
+    command,
     jobs_option,
+    json_document,
     json_option,
     players_option,
     quiet_option,
     seed_option,
+    timings_option,
 )
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.engine_check import check_engine
 
 
-@click.command("check-engine")
+@command("check-engine")
 @players_option()
-@click.option("--deals", "n_deals", type=click.IntRange(min=1), default=10_000, show_default=True)
+@click.option(
+    "--deals",
+    "n_deals",
+    type=click.IntRange(min=1),
+    default=10_000,
+    show_default=True,
+    help="Random deals, each played by the engine and replayed by the referee.",
+)
 @seed_option()
 @jobs_option()
 @json_option()
+@timings_option()
 @quiet_option()
-def check(players: str, n_deals: int, seed: int, jobs: int, as_json: bool, quiet: bool) -> None:
+def check(
+    players: str, n_deals: int, seed: int, jobs: int, as_json: bool, timings: bool, quiet: bool
+) -> None:
     """Play deals through the engine (every contract, greedy and random play, poignées, calls,
     some announced chelems) and replay each through the referee: exit 1 on any disagreement."""
     with progress(n_deals, "checking", quiet=quiet) as bar:
         result = check_engine(int(players), n_deals, seed=seed, jobs=jobs, on_done=bar)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        click.echo(json_document(result.to_dict(), timings, result.seconds))
     else:
         click.echo(
             f"{result.deals:,} {result.players}-player deals played by the engine and replayed by"

@@ -15,7 +15,10 @@ from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.limits import check_output_file, write_text_atomically
 from tarot_advisor.cli.options import (
+    Decorator,
+    command,
     jobs_option,
     json_option,
     players_option,
@@ -33,20 +36,23 @@ CLEAR_Z = 2.0
 """Below this many standard errors a difference is reported as not clear."""
 
 
-def _contract(_ctx: click.Context, _param: click.Parameter, value: str) -> Contract:
-    try:
-        return Contract.parse(value)
-    except ValueError as error:
-        raise click.BadParameter(str(error)) from None
+def _policy_options(flag: str, old: str, role: str) -> Decorator:
+    """``flag`` (the documented name) and ``old`` (the name it had, kept working but hidden)."""
+    choice = click.Choice(list(POLICIES))
+
+    def decorate(function):
+        function = click.option(old, f"{old[2:]}_alias", type=choice, hidden=True)(function)
+        return click.option(flag, type=choice, default=None, help=role)(function)
+
+    return decorate
 
 
-def _policy_option(flag: str, role: str):
-    return click.option(
-        flag,
-        type=click.Choice(list(POLICIES)),
-        required=True,
-        help=f"Policy {role}: {', '.join(POLICIES)}.",
-    )
+def _either(new: str | None, old: str | None, flag: str) -> str:
+    if new is not None and old is not None and new != old:
+        fail(f"{flag} is given twice, as {new} and {old}")
+    if new is None and old is None:
+        fail(f"Missing option '{flag}': the card-play policy ({', '.join(POLICIES)})")
+    return new or old  # type: ignore[return-value]
 
 
 def _verdict(role: str, gain: Estimate, a: str, b: str) -> str:
@@ -77,16 +83,18 @@ def format_duel(result: DuelResult) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@_policy_option("--a", "A, the one measured")
-@_policy_option("--b", "B, the reference")
+@command()
+@_policy_options(
+    "--policy", "--a", "The card-play policy measured (A): greedy, simple, random or lookahead."
+)
+@_policy_options("--against", "--b", "The policy it is measured against (B, the reference).")
 @players_option()
 @click.option(
     "--contract",
+    type=click.Choice([contract.value for contract in Contract]),
     default="garde",
     show_default=True,
-    callback=_contract,
-    help="prise, garde, garde_sans or garde_contre.",
+    help="The contract every deal is played under.",
 )
 @click.option(
     "--deals",
@@ -115,15 +123,18 @@ def format_duel(result: DuelResult) -> str:
 @json_option()
 @click.option(
     "--dump-deals",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write every playout as a deal record, one JSON per line, its outcome under result.",
+    type=click.Path(path_type=Path),
+    help="Write every playout as a deal record, one JSON per line, its outcome under result "
+    "(written whole at the end, or not at all).",
 )
 @quiet_option()
 def duel(
-    a: str,
-    b: str,
+    policy: str | None,
+    a_alias: str | None,
+    against: str | None,
+    b_alias: str | None,
     players: str,
-    contract: Contract,
+    contract: str,
     n_deals: int,
     fixed_taker: str | None,
     fixed_defence: str | None,
@@ -133,33 +144,37 @@ def duel(
     dump_deals: Path | None,
     quiet: bool,
 ) -> None:
-    """A duplicate match: policy A against policy B on the same deals, as taker and in
-    defence (the taker: the seat with the highest point count)."""
-    # Open the dump first, so that a bad path fails before the match rather than after it.
-    try:
-        out = dump_deals.open("w", encoding="utf-8") if dump_deals is not None else None
-    except OSError as error:
-        fail(f"cannot write the deals to {dump_deals}: {error.strerror}")
+    """A duplicate match: policy A (--policy) against policy B (--against) on the same deals,
+    as taker and in defence (the taker: the seat with the highest point count).
+
+    Example: tarot-report duel --policy lookahead --against greedy --deals 400
+    """
+    a = _either(policy, a_alias, "--policy")
+    b = _either(against, b_alias, "--against")
+    if dump_deals is not None:
+        check_output_file("--dump-deals", dump_deals)
     try:
         with progress(n_deals, "duel", quiet=quiet) as bar:
             result = run_duel(
                 a,
                 b,
                 players=int(players),
-                contract=contract,
+                contract=Contract(contract),
                 deals=n_deals,
                 seed=seed,
                 jobs=jobs,
-                keep_records=out is not None,
+                keep_records=dump_deals is not None,
                 on_done=bar,
                 taker=fixed_taker,
                 defence=fixed_defence,
             )
     except DuelError as error:
         fail(str(error))
-    if out is not None:
-        with out:
-            out.write(result.dumped or "")
+    if dump_deals is not None:
+        try:
+            write_text_atomically(dump_deals, [result.dumped or ""])
+        except OSError as error:
+            fail(f"could not write the deal records to {dump_deals}: {error.strerror}", 1)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return

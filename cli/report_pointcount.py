@@ -17,7 +17,14 @@ import click
 
 from tarot_advisor.analyzer.study import StudyError, StudyParameters
 from tarot_advisor.cli.errors import fail
-from tarot_advisor.cli.options import jobs_option, players_option, quiet_option, seed_option
+from tarot_advisor.cli.limits import prepare_output_folder
+from tarot_advisor.cli.options import (
+    command,
+    jobs_option,
+    players_option,
+    quiet_option,
+    seed_option,
+)
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.cli.study_run import (
     backend_option,
@@ -25,12 +32,14 @@ from tarot_advisor.cli.study_run import (
     dask_client,
     hand_samples_option,
     hands_option,
+    import_distributed,
     scheduler_option,
     stopped,
     worker_errors,
 )
 from tarot_advisor.reports.pointcount import (
     PointCountError,
+    Study,
     fit_study,
     read_study,
     write_report,
@@ -56,12 +65,15 @@ def _finished(folder: Path, parameters: StudyParameters) -> bool:
     return (folder / HANDS_FILE).exists() and all(run.get(k) == v for k, v in wanted.items())
 
 
-@click.command()
+@command()
 @players_option()
 @hands_option(10_000, "Random hands of the study.")
 @hand_samples_option()
 @seed_option()
-@jobs_option()
+@jobs_option(
+    "With --backend dask and no --scheduler, the local cluster's workers; a remote cluster "
+    "uses all its own."
+)
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -98,21 +110,21 @@ def pointcount(
     points per item, both fitted on training hands and judged on held-out hands."""
     if scheduler is not None and backend != "dask":
         fail("--scheduler goes with --backend dask")
-    if study_folder is None:
+    # A given study is read, and the output folder made, before any work.
+    study = None if study_folder is None else _read(study_folder, int(players))
+    if backend == "dask" and study is None:
+        import_distributed()  # a missing extra is said before the folder is made
+    prepare_output_folder("--out", out)
+    if study is None:
         try:
             parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands)
         except StudyError as error:
             fail(str(error))
-        study_folder = out / "study"
-        if not (resume and _finished(study_folder, parameters)):
-            _run(study_folder, parameters, resume, jobs, backend, scheduler, quiet)
+        folder = out / "study"
+        if not (resume and _finished(folder, parameters)):
+            _run(folder, parameters, resume, jobs, backend, scheduler, quiet)
+        study = _read(folder, int(players))
     try:
-        study = read_study(study_folder)
-        if study.parameters.players != int(players):
-            fail(
-                f"the study in {study_folder} is of {study.parameters.players} players, "
-                f"not {players}"
-            )
         result = fit_study(study)
         write_report(out, study, result)
     except (PointCountError, StudyError) as error:
@@ -128,6 +140,17 @@ def pointcount(
             f"  {METHOD_LABELS[row.method]:<28} agreement {100 * row.agreement:5.1f} %   "
             f"regret {row.regret:6.2f} ± {row.regret_se:.2f} per hand"
         )
+
+
+def _read(folder: Path, players: int) -> Study:
+    """The finished study in ``folder``, of ``players`` players; else one sentence, exit 2."""
+    try:
+        study = read_study(folder)
+    except (PointCountError, StudyError) as error:
+        fail(str(error))
+    if study.parameters.players != players:
+        fail(f"the study in {folder} is of {study.parameters.players} players, not {players}")
+    return study
 
 
 def _run(

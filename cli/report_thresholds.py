@@ -20,6 +20,7 @@ from tarot_advisor.analyzer.study import (
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.limits import prepare_output_folder
 from tarot_advisor.cli.options import (
+    command,
     jobs_option,
     players_option,
     quiet_option,
@@ -41,14 +42,14 @@ from tarot_advisor.reports.thresholds import write_report
 from tarot_advisor.reports.thresholds_folder import StudyFolderError, assemble, run_study
 
 
-@click.command()
+@command()
 @players_option()
 @hands_option(1000, "Random hands to analyse.")
 @hand_samples_option()
 @seed_option()
 @jobs_option(
-    help="Workers; 0 or -1 uses every core (default). With --backend dask and no --scheduler, "
-    "the local cluster's workers; a remote cluster uses all its own."
+    "With --backend dask and no --scheduler, the local cluster's workers; a remote cluster "
+    "uses all its own."
 )
 @click.option(
     "--out",

@@ -52,7 +52,6 @@ class EngineCheck:
             "players": self.players,
             "deals": self.deals,
             "seed": self.seed,
-            "seconds": round(self.seconds, 2),
             "mismatches": self.mismatches,
             "examples": self.examples,
         }

@@ -109,14 +109,6 @@ def test_a_hand_typed_on_a_phone_is_read() -> None:
     assert json.loads(result.stdout)["hand"][:6] == ["21", "19", "12", "6", "1", "Excuse"]
 
 
-def test_every_command_has_version_and_short_help() -> None:
-    from tarot_advisor.cli.report import main as report
-
-    for command in (advise, replay_command, report):
-        assert CliRunner().invoke(command, ["--version"]).stdout.endswith("0.1.0\n")
-        assert CliRunner().invoke(command, ["-h"]).stdout.startswith("Usage:")
-
-
 # --- random garbage ---------------------------------------------------------------------------
 
 

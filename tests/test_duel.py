@@ -63,8 +63,9 @@ def test_the_dump_holds_three_playouts_per_deal_that_the_referee_scores_alike(tm
     dump = tmp_path / "duel.jsonl"
     result = CliRunner().invoke(
         main,
-        ["duel", "--a", "greedy", "--b", "random", "--players", "5", "--contract", "garde",
-         "--deals", "40", "--seed", "2", "--jobs", "1", "--json", "--dump-deals", str(dump)],
+        ["duel", "--policy", "greedy", "--against", "random", "--players", "5",
+         "--contract", "garde", "--deals", "40", "--seed", "2", "--jobs", "1", "--json",
+         "--dump-deals", str(dump)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
@@ -106,11 +107,21 @@ def test_the_human_output_gives_intervals_and_a_verdict():
 @pytest.mark.parametrize(
     ("arguments", "named"),
     [
-        (["--a", "greedy", "--b", "clever"], "clever"),
-        (["--a", "greedy", "--b", "simple", "--contract", "grande"], "grande"),
-        (["--a", "greedy", "--b", "simple", "--players", "6"], "6"),
-        (["--a", "greedy", "--b", "simple", "--deals", "1"], "1"),
-        (["--a", "greedy", "--b", "simple", "--dump-deals", "/no/such/folder/d.jsonl"], "/no/"),
+        (["--policy", "greedy", "--against", "clever"], "clever"),
+        (["--policy", "greedy", "--against", "simple", "--contract", "grande"], "grande"),
+        (["--policy", "greedy", "--against", "simple", "--players", "6"], "6"),
+        (["--policy", "greedy", "--against", "simple", "--deals", "1"], "1"),
+        (
+            [
+                "--policy",
+                "greedy",
+                "--against",
+                "simple",
+                "--dump-deals",
+                "/no/such/folder/d.jsonl",
+            ],
+            "/no/",
+        ),
     ],
 )
 def test_bad_input_is_one_sentence_on_stderr_and_exit_code_2(arguments, named):

@@ -1,0 +1,112 @@
+"""Every command alike: ``-h`` and ``--version``, one default for ``--jobs``, JSON that is the same
+bytes for the same seed, and output paths checked before any work (one sentence, exit 2,
+nothing written)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from tarot_advisor.cli.advise import main as advise
+from tarot_advisor.cli.options import JOBS_RULE
+from tarot_advisor.cli.play import main as play
+from tarot_advisor.cli.replay import main as replay
+from tarot_advisor.cli.report import main as report
+
+HAND = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
+POSITION = Path(__file__).parent.parent / "data" / "positions" / "garde-4p-trick-10.json"
+SUBCOMMANDS = sorted(report.commands)
+
+
+def _invoke(command: click.Command, arguments: list[str]):
+    return CliRunner().invoke(command, arguments)
+
+
+@pytest.mark.parametrize(
+    ("command", "prefix"),
+    [(advise, []), (play, []), (replay, []), (report, [])]
+    + [(report, [name]) for name in SUBCOMMANDS],
+)
+def test_every_command_answers_h_and_version(command: click.Command, prefix: list[str]) -> None:
+    helped = _invoke(command, [*prefix, "-h"])
+    assert helped.exit_code == 0 and helped.stdout.startswith("Usage:"), helped.output
+    version = _invoke(command, [*prefix, "--version"])
+    assert version.exit_code == 0 and version.stdout.endswith("(tarot-advisor) 0.1.0\n")
+
+
+@pytest.mark.parametrize(
+    ("command", "prefix"),
+    [(advise, []), (play, [])] + [(report, [name]) for name in SUBCOMMANDS if name != "bench"],
+)
+def test_jobs_has_one_default_and_one_rule(command: click.Command, prefix: list[str]) -> None:
+    helped = " ".join(_invoke(command, [*prefix, "-h"]).stdout.split())
+    assert " ".join(JOBS_RULE.split()) in helped
+    assert "[default: 1]" in helped.split("--jobs", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("command", "arguments"),
+    [
+        (advise, [HAND, "--samples", "40", "--json", "--quiet"]),
+        (advise, [HAND, "--samples", "20", "--chien", "3♥ 9♦ 14 R♠ 2♣ V♠", "--json"]),
+        (play, [str(POSITION), "--samples", "30", "--json"]),
+        (report, ["check-engine", "--deals", "30", "--json", "--quiet"]),
+        (report, ["duel", "--policy", "greedy", "--against", "simple", "--deals", "20", "--json"]),
+    ],
+)
+def test_json_is_byte_identical_for_the_same_seed(command, arguments) -> None:
+    first, second = _invoke(command, arguments), _invoke(command, arguments)
+    assert first.exit_code == 0, first.output
+    assert first.stdout == second.stdout
+    assert "seconds" not in first.stdout
+    timed = _invoke(command, [*arguments, "--timings"])
+    if timed.exit_code == 0:  # the commands that time themselves
+        document = json.loads(timed.stdout)
+        assert document["timings"]["seconds"] >= 0
+        assert {k: v for k, v in document.items() if k != "timings"} == json.loads(first.stdout)
+
+
+def _one_sentence(result) -> str:
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    return result.stderr
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["deals", "--deals", "10", "--out", "{file}/sub"],
+        ["pointcount", "--hands", "5", "--samples", "4", "--out", "{file}/sub"],
+        ["pointcount", "--study", "{tmp}/nothing", "--out", "{tmp}/pc"],
+        ["duel", "--policy", "greedy", "--against", "simple", "--dump-deals", "{tmp}/no/d.jsonl"],
+        ["duel", "--policy", "greedy", "--against", "simple", "--dump-deals", "{tmp}"],
+    ],
+)
+def test_output_paths_are_refused_before_any_work(tmp_path: Path, arguments: list[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    filled = [a.format(file=blocker, tmp=tmp_path) for a in arguments]
+    message = _one_sentence(_invoke(report, filled))
+    assert message.startswith("Error: ") and str(tmp_path) in message, "names the culprit"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"], "nothing written"
+
+
+def test_the_duel_validates_its_contract_and_keeps_the_old_option_names() -> None:
+    message = _one_sentence(
+        _invoke(report, ["duel", "--policy", "greedy", "--against", "simple", "--contract", "x"])
+    )
+    assert "'x' is not one of 'prise', 'garde', 'garde_sans', 'garde_contre'" in message
+    old = _invoke(report, ["duel", "--a", "greedy", "--b", "simple", "--deals", "4", "--json"])
+    new = _invoke(
+        report, ["duel", "--policy", "greedy", "--against", "simple", "--deals", "4", "--json"]
+    )
+    assert old.exit_code == 0 and old.stdout == new.stdout
+    assert "--a " not in _invoke(report, ["duel", "-h"]).stdout
+    assert "Missing option '--policy'" in _one_sentence(
+        _invoke(report, ["duel", "--against", "simple"])
+    )
