@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from tarot_advisor.analyzer.ecart import ECARTS
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
@@ -55,6 +56,18 @@ def _either(new: str | None, old: str | None, flag: str) -> str:
     return new or old  # type: ignore[return-value]
 
 
+def _ecart_option(flag: str, name: str, who: str) -> Decorator:
+    return click.option(
+        flag,
+        name,
+        type=click.Choice(list(ECARTS)),
+        default="greedy",
+        show_default=True,
+        help=f"The écart when {who} takes (Prise, Garde): {', '.join(ECARTS)} (the engine's "
+        "before it sought voids).",
+    )
+
+
 def _verdict(role: str, gain: Estimate, a: str, b: str) -> str:
     """One clause: which policy does better in ``role``, and by how many standard errors."""
     z = gain.z
@@ -67,9 +80,13 @@ def _verdict(role: str, gain: Estimate, a: str, b: str) -> str:
 def format_duel(result: DuelResult) -> str:
     """The human output: the settings, a two-line table with 95 % intervals, the verdict."""
     a, b = result.a, result.b
+    named_a, named_b = a, b  # the écarts are named when they differ
+    if result.ecart_a != result.ecart_b:
+        named_a, named_b = f"{a} with écart {result.ecart_a}", f"{b} with écart {result.ecart_b}"
     lines = [
-        f"Duel: {a} (A) against {b} (B), {result.players} players, {result.contract.label}, "
-        f"{result.deals:,} deals, seed {result.seed} ({result.seconds:.1f} s)",
+        f"Duel: {named_a} (A) against {named_b} (B), {result.players} players, "
+        f"{result.contract.label}, {result.deals:,} deals, seed {result.seed} "
+        f"({result.seconds:.1f} s)",
         "Taker's score, A's side minus B's, per deal (± 1.96 SE):",
     ]
     for name, gain, how in (
@@ -77,8 +94,8 @@ def format_duel(result: DuelResult) -> str:
         ("defence gain", result.defence_gain, f"{a} defends vs {b} defends, {b} takes"),
     ):
         lines.append(f"  {name:<13}{gain.mean:+9.1f} ± {1.96 * gain.se:<7.1f} {how}")
-    taker = _verdict("As taker", result.taker_gain, a, b)
-    defence = _verdict("in defence", result.defence_gain, a, b)
+    taker = _verdict("As taker", result.taker_gain, named_a, named_b)
+    defence = _verdict("in defence", result.defence_gain, named_a, named_b)
     lines.append(f"{taker}; {defence}.")
     return "\n".join(lines)
 
@@ -118,6 +135,8 @@ def format_duel(result: DuelResult) -> str:
     default=None,
     help="The defence against which the two takers are compared (default: B).",
 )
+@_ecart_option("--ecart", "ecart_a", "A")
+@_ecart_option("--against-ecart", "ecart_b", "B (or --taker)")
 @seed_option()
 @jobs_option()
 @json_option()
@@ -138,6 +157,8 @@ def duel(
     n_deals: int,
     fixed_taker: str | None,
     fixed_defence: str | None,
+    ecart_a: str,
+    ecart_b: str,
     seed: int,
     jobs: int,
     as_json: bool,
@@ -146,6 +167,9 @@ def duel(
 ) -> None:
     """A duplicate match: policy A (--policy) against policy B (--against) on the same deals,
     as taker and in defence (the taker: the seat with the highest point count).
+
+    With the same policy on both sides and two écarts (--ecart, --against-ecart), the taker's
+    gain is the duel of the écarts alone.
 
     Example: tarot-report duel --policy lookahead --against greedy --deals 400
     """
@@ -167,6 +191,8 @@ def duel(
                 on_done=bar,
                 taker=fixed_taker,
                 defence=fixed_defence,
+                ecart_a=ecart_a,
+                ecart_b=ecart_b,
             )
     except DuelError as error:
         fail(str(error))

@@ -16,6 +16,10 @@ then (2) is played twice, once for each gain, and a deal four times. Since each
 difference is taken on one deal, the luck of the cards cancels; the standard error is that of
 the mean of the paired differences, ``std / sqrt(n)``.
 
+The écart (Prise and Garde) is chosen by the écart policy ``ecart_a`` when A takes, by
+``ecart_b`` otherwise (both the engine's by default). With A and B the same card play and two
+écarts, the taker's gain is the duel of the écarts alone: same deals, same card play.
+
 The work is cut in chunks of :data:`CHUNK_SIZE` deals with their own random streams
 (:func:`parallel.map_chunks`), so the numbers depend on the seed and the number of deals only.
 """
@@ -30,6 +34,7 @@ import numpy as np
 
 from tarot_advisor.analyzer.calling import longest_suit_call
 from tarot_advisor.analyzer.deal import Deals, deal
+from tarot_advisor.analyzer.ecart import ECARTS
 from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract, check_players
 from tarot_advisor.analyzer.heuristic import point_counts
@@ -72,6 +77,10 @@ class DuelResult:
     """The taker against whom the defences are compared (default B)."""
     defence: str | None = None
     """The defence against which the takers are compared (default B)."""
+    ecart_a: str = "greedy"
+    """The écart policy when A takes (a name of :data:`ecart.ECARTS`)."""
+    ecart_b: str = "greedy"
+    """The écart policy when B or ``taker`` takes."""
 
     def to_dict(self) -> dict:
         """The ``--json`` document."""
@@ -84,6 +93,8 @@ class DuelResult:
             "seed": self.seed,
             "taker": self.taker or self.b,
             "defence": self.defence or self.b,
+            "ecart_a": self.ecart_a,
+            "ecart_b": self.ecart_b,
             "taker_gain": self.taker_gain.to_dict(),
             "defence_gain": self.defence_gain.to_dict(),
         }
@@ -127,6 +138,8 @@ def duel_chunk(
     keep_records: bool,
     taker: str | None = None,
     defence: str | None = None,
+    ecart_a: str = "greedy",
+    ecart_b: str = "greedy",
 ) -> dict[str, np.ndarray | str]:
     """One chunk of ``n`` deals: the taker's score ((n,) int64) under each of :data:`MATCHES`,
     and with ``keep_records`` the playouts as JSON Lines under ``"records"``."""
@@ -146,7 +159,17 @@ def duel_chunk(
     dumped: list[list[dict]] = []
     for match in (m for m in MATCHES if m in sides):
         taker_policy, defence_policy = sides[match]
-        playout = play(deals, seats, contract, taker_policy, defence_policy, rng=rng, called=called)
+        ecart = ECARTS[ecart_a if match == "a_takes" else ecart_b]()
+        playout = play(
+            deals,
+            seats,
+            contract,
+            taker_policy,
+            defence_policy,
+            rng=rng,
+            called=called,
+            ecart_policy=ecart,
+        )
         scores = score(playout)
         out[match] = scores.taker_score
         if keep_records:
@@ -172,14 +195,20 @@ def run_duel(
     on_done: Callable[[int], None] | None = None,
     taker: str | None = None,
     defence: str | None = None,
+    ecart_a: str = "greedy",
+    ecart_b: str = "greedy",
 ) -> DuelResult:
     """Play the duplicate match of policy ``a`` against ``b`` (names, :mod:`analyzer.policies`) on
     ``deals`` deals; see the module docstring. ``jobs``/``backend`` choose the workers and never
     change the numbers; ``on_done`` receives the number of deals finished so far. ``taker`` and
-    ``defence``: the taker and the defence the gains are measured against (default B)."""
+    ``defence``: the taker and the defence the gains are measured against (default B).
+    ``ecart_a``/``ecart_b``: the écart policies when A takes, and otherwise."""
     for name in (a, b, taker, defence):
         if name is not None:
             policy_named(name)
+    for name in (ecart_a, ecart_b):
+        if name not in ECARTS:
+            raise DuelError(f"'{name}' is not an écart policy (one of {', '.join(ECARTS)})")
     try:
         check_players(players)
     except ValueError as error:
@@ -202,6 +231,8 @@ def run_duel(
         keep_records=keep_records,
         taker=taker,
         defence=defence,
+        ecart_a=ecart_a,
+        ecart_b=ecart_b,
     )
     taker_score = {m: np.concatenate([chunk[m] for chunk in chunks]) for m in MATCHES}
     return DuelResult(
@@ -217,4 +248,6 @@ def run_duel(
         dumped="".join(chunk["records"] for chunk in chunks) if keep_records else None,
         taker=taker,
         defence=defence,
+        ecart_a=ecart_a,
+        ecart_b=ecart_b,
     )

@@ -23,6 +23,16 @@ def test_greedy_beats_simple_by_more_than_three_se_as_taker_and_in_defence():
     assert result.defence_gain.mean > 3 * result.defence_gain.se
 
 
+def test_the_void_seeking_ecart_beats_the_one_before_with_the_same_deals_and_card_play():
+    result = run_duel(
+        "greedy", "greedy", deals=2000, seed=78, ecart_a="greedy", ecart_b="short-suits"
+    )
+    assert result.taker_gain.mean > 3 * result.taker_gain.se
+    # The same card play on both sides: the defences are the same, so they gain nothing.
+    assert (result.defence_gain.mean, result.defence_gain.se) == (0.0, 0.0)
+    assert result.to_dict()["ecart_b"] == "short-suits"
+
+
 def test_a_policy_against_itself_gains_exactly_nothing_on_the_same_deals():
     result = run_duel("greedy", "greedy", players=3, contract=Contract.PRISE, deals=300, seed=5)
     assert (result.taker_gain.mean, result.taker_gain.se) == (0.0, 0.0)
@@ -91,7 +101,8 @@ def test_the_dump_holds_three_playouts_per_deal_that_the_referee_scores_alike(tm
         np.mean(taker_scores[:, 1] - taker_scores[:, 2])
     )
     assert set(summary) == {"deals", "a", "b", "players", "contract", "seed", "taker",
-                            "defence", "taker_gain", "defence_gain"}  # fmt: skip
+                            "defence", "ecart_a", "ecart_b", "taker_gain",
+                            "defence_gain"}  # fmt: skip
     assert set(summary["taker_gain"]) == {"mean", "se"}
 
 
@@ -135,6 +146,8 @@ def test_bad_input_is_one_sentence_on_stderr_and_exit_code_2(arguments, named):
 def test_the_library_refuses_unknown_policies_and_too_few_deals():
     with pytest.raises(DuelError, match="'clever' is not a policy"):
         run_duel("clever", "greedy", deals=10)
+    with pytest.raises(DuelError, match="'clever' is not an écart policy"):
+        run_duel("greedy", "greedy", deals=10, ecart_b="clever")
     with pytest.raises(DuelError, match="at least 2 deals"):
         run_duel("greedy", "simple", deals=1)
 

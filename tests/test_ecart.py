@@ -1,41 +1,60 @@
-"""The écart: always legal, and the choices good players make."""
+"""The écart: always legal, and the choices good players make (voids first, then points)."""
 
 import numpy as np
+import pytest
 
 from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cards import format_cards, parse_cards
 from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.ecart import GreedyEcart
+from tarot_advisor.analyzer.ecart import ECARTS, GreedyEcart, ShortSuitsEcart
 from tarot_advisor.analyzer.rules import check_discard
 
 
-def ecart_of(cards: str) -> str:
+def ecart_of(cards: str, policy=None) -> str:
     lo, hi = bb.from_cards(np.array([parse_cards(cards)]))
-    ecart_lo, ecart_hi = GreedyEcart().choose(lo, hi, 6)
+    ecart_lo, ecart_hi = (policy or GreedyEcart()).choose(lo, hi, 6)
     return format_cards(bb.to_cards(ecart_lo[0], ecart_hi[0]))
 
 
-def test_every_ecart_of_random_hands_is_legal_for_the_referee():
+@pytest.mark.parametrize("name", list(ECARTS))
+def test_every_ecart_of_random_hands_is_legal_for_the_referee(name):
     rng = np.random.default_rng(3)
     for players in (3, 4, 5):
         deals = deal(rng, 300, players)
         pool = np.concatenate([deals.hands[:, 0], deals.chien], axis=1)
         lo, hi = bb.from_cards(pool)
-        ecart_lo, ecart_hi = GreedyEcart().choose(lo, hi, deals.chien.shape[1])
+        ecart_lo, ecart_hi = ECARTS[name]().choose(lo, hi, deals.chien.shape[1])
         for row in range(len(pool)):
             ecart = bb.to_cards(ecart_lo[row], ecart_hi[row])
             check_discard(pool[row].tolist(), ecart, players)
 
 
-def test_a_short_suit_without_king_goes_whole_to_make_a_void():
-    hand = "21 15 12 9 7 5 3 2 1 R♠ 8♠ 7♠ 4♠ R♥ D♥ 6♥ 5♥ 3♥ 2♥ R♦ 7♦ D♣ 9♣ 8♣"
-    assert ecart_of(hand) == "8♠ 7♠ 7♦ D♣ 9♣ 8♣"
+def test_two_short_suits_without_a_king_go_whole_to_make_two_voids():
+    hand = "21 18 15 12 9 6 3 Excuse R♠ D♠ 9♠ 5♠ 8♥ 3♥ 10♦ 7♦ 4♦ R♣ C♣ V♣ 6♣ 5♣ 4♣ 2♣"
+    # ♥ and ♦ go whole; the sixth card saves points: the C♣, not a small card.
+    assert ecart_of(hand) == "8♥ 3♥ 10♦ 7♦ 4♦ C♣"
+    # The engine's écart before made one void only, and kept a small ♠ for the points.
+    assert ecart_of(hand, ShortSuitsEcart()) == "5♠ 8♥ 3♥ 10♦ 7♦ 4♦"
 
 
-def test_honours_that_follow_the_king_are_kept_and_the_small_cards_go():
+def test_a_void_and_a_singleton_come_before_the_points_of_a_short_suit():
+    # The README's hand and chien: ♦ goes whole, ♣ down to its 2.
+    hand = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
+    chien = "20 V♠ 3♠ 5♥ 9♦ 2♣"
+    assert ecart_of(f"{hand} {chien}") == "V♦ 9♦ 8♦ D♣ C♣ 7♣"
+    # Before, the D♣ and C♣ went for their points, and no suit but ♦ was short.
+    assert ecart_of(f"{hand} {chien}", ShortSuitsEcart()) == "V♠ V♦ 9♦ 8♦ D♣ C♣"
+
+
+def test_a_king_with_few_guards_is_left_alone_and_the_rest_goes_to_points():
+    hand = "21 19 16 13 10 7 4 1 Excuse R♠ 8♠ 5♠ D♥ C♥ 10♥ 9♥ 7♥ 6♥ 5♥ R♦ D♦ C♦ 9♦ 6♦"
+    # R♠ sec wins the first ♠ and the taker then trumps ♠; the long ♥ gives its honours.
+    assert ecart_of(hand) == "8♠ 5♠ D♥ C♥ 6♥ 5♥"
+
+
+def test_every_king_stands_alone_where_it_can_but_the_honours_below_a_king_stay():
     hand = "21 20 19 18 17 16 15 14 13 12 1 Excuse R♠ D♠ C♠ 2♠ R♥ D♥ 3♥ R♦ D♦ 4♦ R♣ 5♣"
-    # The four small cards, then two dames of the shorter king suits: never a trump while
-    # suited cards remain, and the unbroken R D C♠ stays.
+    # R♥, R♦ and R♣ sec; the sixth card is the 2♠: the unbroken R D C♠ stays.
     assert ecart_of(hand) == "2♠ D♥ 3♥ D♦ 4♦ 5♣"
 
 
