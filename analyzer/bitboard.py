@@ -57,11 +57,21 @@ def select(mask: np.ndarray, a, b):
     Branch-free on purpose: ``np.where`` branches on every element and, on the unpredictable
     masks of a card game, runs several times slower than these three arithmetic operations.
     """
-    return b ^ ((a ^ b) * mask)
+    diff = a ^ b
+    if isinstance(diff, np.ndarray) and isinstance(mask, np.ndarray) and diff.shape == mask.shape:
+        # Multiplying by a boolean array casts it in small buffers as it goes, which costs more
+        # than converting the whole mask first (here and in keep).
+        diff *= mask.astype(diff.dtype)
+        diff ^= b
+        return diff
+    return b ^ (diff * mask)
 
 
 def keep(mask: np.ndarray, a):
     """``a`` where ``mask`` is true, else 0 (see :func:`select`)."""
+    array_mask = isinstance(mask, np.ndarray)
+    if array_mask and isinstance(a, np.ndarray | np.generic) and a.shape in (mask.shape, ()):
+        return mask.astype(a.dtype) * a
     return a * mask
 
 
@@ -99,13 +109,6 @@ _EXPONENT = U64(0x7FF0000000000000)
 _EXPONENT_SHIFT = U64(52)
 
 
-def _as_float_exact(x: np.ndarray) -> np.ndarray:
-    """``x`` as float64 with its highest bit intact: a value of 2**53 or more may round up to the
-    next power of two, but only when the 53 bits below its highest are all set; clearing every
-    set bit whose upper neighbour is set too keeps the highest and leaves no two in a row."""
-    return (x & ~(x >> ONE)).astype(np.float64)
-
-
 def _exponent(f: np.ndarray) -> np.ndarray:
     return (f.view(U64) >> _EXPONENT_SHIFT).astype(np.int64) - 1023
 
@@ -116,10 +119,24 @@ def lowest(x: np.ndarray) -> np.ndarray:
 
 
 def highest(x: np.ndarray) -> np.ndarray:
-    """The highest set bit of each word as a one-bit mask (0 where ``x`` is 0)."""
-    # Keeping only a float's exponent bits leaves the power of two at or below it.
-    f = _as_float_exact(x)
-    return (f.view(U64) & _EXPONENT).view(np.float64).astype(U64)
+    """The highest set bit of each word (below 2**63) as a one-bit mask (0 where ``x`` is 0)."""
+    # Clearing every set bit whose upper neighbour is set keeps the highest and leaves no run of
+    # 53 ones, the only words :func:`top` could round up.
+    return top(x & ~(x >> ONE))
+
+
+def top(x: np.ndarray) -> np.ndarray:
+    """The highest set bit of each word with at most 52 bits set — any set of cards short of
+    53 suited ones: a hand, a suit, the trumps — as a one-bit mask (0 where ``x`` is 0).
+
+    Keeping only a float's exponent bits leaves the power of two at or below it. Converting a
+    word rounds it to 53 significant bits, which changes the exponent only for a word of 53 set
+    bits in a row (rounded up to the next power of two): :func:`highest` guards against that.
+    """
+    f = x.view(np.int64).astype(np.float64)  # the words are below 2**63: as int64 is faster
+    bits = f.view(U64)
+    bits &= _EXPONENT
+    return f.astype(np.int64).view(U64)
 
 
 def lowest_bit(x: np.ndarray) -> np.ndarray:
@@ -167,6 +184,12 @@ def points2(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 def popcount(x: np.ndarray) -> np.ndarray:
     """Number of set bits (int64) of each ``uint64``."""
     return np.bitwise_count(x).astype(np.int64)
+
+
+def popcount8(x: np.ndarray) -> np.ndarray:
+    """Number of set bits (int8) of each ``uint64``: for counts compared or selected in the play,
+    where eight times narrower arrays are that much cheaper."""
+    return np.bitwise_count(x).view(np.int8)
 
 
 def card_ids(card_lo: np.ndarray, card_hi: np.ndarray) -> np.ndarray:

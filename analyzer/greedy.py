@@ -41,7 +41,7 @@ class Reading:
     later_lo: np.ndarray  # the cards a player after me in this trick, not a known ally, may hold
     later_hi: np.ndarray
     on_taker_side: np.ndarray  # bool
-    later_opponents: np.ndarray  # int64: players after me in this trick not known allies
+    later_opponents: np.ndarray  # int8: players after me in this trick not known allies
     later_void_in_lead: np.ndarray  # bool: one of them has shown a void in the suit led
 
     @property
@@ -82,6 +82,11 @@ class Reading:
         """(N,) bool: no later opponent can beat the card now winning the trick."""
         return _best_is_safe(self.turn, self)
 
+    @cached_property
+    def lead_may_be_trumped(self) -> np.ndarray:
+        """(N,) bool: a later opponent may trump a card of the suit led."""
+        return _suit_may_be_trumped(self, self.turn.table.lead_lo)
+
 
 def reading(turn: Turn) -> Reading:
     """Read the position of ``turn`` from what its player knows."""
@@ -101,7 +106,7 @@ def reading(turn: Turn) -> Reading:
         later_lo=later_lo,
         later_hi=later_hi,
         on_taker_side=turn.on_taker_side,
-        later_opponents=opponent.sum(axis=0),
+        later_opponents=opponent.sum(axis=0, dtype=np.int8),
         later_void_in_lead=later_void,
     )
 
@@ -110,11 +115,11 @@ def _none(n_deals: int) -> Candidate:
     return np.zeros(n_deals, bb.U64), np.zeros(n_deals, bb.U64)
 
 
-def _suit_may_be_trumped(turn: Turn, know: Reading, suit_lo: np.ndarray) -> np.ndarray:
+def _suit_may_be_trumped(know: Reading, suit_lo: np.ndarray) -> np.ndarray:
     """(N,) bool: a later opponent may trump a card of the suit ``suit_lo`` (the suit's bits):
     one may hold a trump and has shown a void in it, or so few of its cards are unseen that one
     is likely void."""
-    unseen_in_suit = bb.popcount(know.unseen_lo & suit_lo)
+    unseen_in_suit = bb.popcount8(know.unseen_lo & suit_lo)
     likely_void = know.later_void_in_lead | (unseen_in_suit < 2 * know.later_opponents)
     return (know.later_opponents > 0) & know.later_may_trump & likely_void
 
@@ -123,15 +128,10 @@ def _safe_winners(turn: Turn, know: Reading) -> Candidate:
     table = turn.table
     win_lo = turn.legal_lo & table.beat_lo
     win_hi = turn.legal_hi & table.beat_hi
-    nobody_after = know.later_opponents == 0
-    top_threat = bb.highest(know.later_threat_hi)
-    safe_hi = bb.select(
-        nobody_after | ~know.later_may_trump, bb.TRUMPS_HI, bb.above_or_all(top_threat)
-    )
-    suit_lo = table.lead_lo
-    top_later = bb.highest(know.later_lo & suit_lo)
-    trumped = _suit_may_be_trumped(turn, know, suit_lo)
-    safe_lo = bb.select(nobody_after, bb.ALL_LO, bb.keep(~trumped, bb.above_or_all(top_later)))
+    # With nobody after, or no trump after, the sets above are empty: everything is safe.
+    safe_hi = bb.above_or_all(bb.top(know.later_threat_hi))
+    top_later = bb.top(know.later_lo & table.lead_lo)
+    safe_lo = bb.keep(~know.lead_may_be_trumped, bb.above_or_all(top_later))
     return win_lo & safe_lo, win_hi & safe_hi & bb.TRUMPS_HI
 
 
@@ -140,10 +140,7 @@ def _best_is_safe(turn: Turn, know: Reading) -> np.ndarray:
     beaten_in_suit = (know.later_lo & table.beat_lo) != ZERO
     trump_led = table.lead_suit == TRUMP_LEAD
     trump_over = (know.later_threat_hi & table.beat_hi) != ZERO
-    suit_lo = table.lead_lo
-    trumped = bb.select(
-        trump_led | (table.beat_lo == ZERO), trump_over, _suit_may_be_trumped(turn, know, suit_lo)
-    )
+    trumped = bb.select(trump_led | (table.beat_lo == ZERO), trump_over, know.lead_may_be_trumped)
     return (know.later_opponents == 0) | ~(beaten_in_suit | trumped)
 
 
@@ -168,7 +165,7 @@ def feed_a_sure_partner(turn: Turn, know: Reading) -> Candidate:
     if not ally_wins.any():
         return None
     sure = ally_wins & know.best_is_safe
-    card_lo = bb.highest(turn.legal_lo)
+    card_lo = bb.top(turn.legal_lo)
     card_hi = bb.lowest(_spare_the_safe_petit(know, turn.legal_hi & bb.TRUMPS_HI))
     card_lo, card_hi = either(card_lo, card_hi)
     # A trump that must go over the partner's card takes the trick itself: then it must be safe.
@@ -203,7 +200,7 @@ def give_least(turn: Turn, know: Reading) -> Candidate:
     lo, hi = turn.legal_lo, turn.legal_hi
     card_lo, card_hi = cheapest(lo, hi & ~bb.EXCUSE_HI & ~bb.PETIT_HI)
     nothing_else = (card_lo | card_hi) == ZERO
-    card_hi = bb.select(nothing_else, hi & bb.PETIT_HI, card_hi)
+    card_hi = card_hi | bb.keep(nothing_else, hi & bb.PETIT_HI)  # card_hi is empty there
     costly = ((card_lo & bb.FACES_LO) | (card_hi & (bb.PETIT_HI | bb.TWENTY_ONE_HI))) != ZERO
     only_the_excuse = (card_lo | card_hi) == ZERO
     has_excuse = (hi & bb.EXCUSE_HI) != ZERO
@@ -215,10 +212,10 @@ def draw_trumps(turn: Turn, know: Reading) -> Candidate:
     """As taker, long in trumps: lead them, the master trump when one holds it, else a low one
     (never the Petit), so the defence's trumps fall and one's long suits and kings pass."""
     trumps = turn.legal_hi & bb.TRUMPS_HI
-    threats = bb.popcount(know.threat_hi)
-    long_in_trumps = turn.is_taker & (bb.popcount(trumps) >= threats) & (threats > 0)
-    top = bb.highest(trumps)
-    is_master = (top & bb.above(bb.highest(know.threat_hi))) != ZERO
+    threats = bb.popcount8(know.threat_hi)
+    long_in_trumps = turn.is_taker & (bb.popcount8(trumps) >= threats) & (threats > 0)
+    top = bb.top(trumps)
+    is_master = (top & bb.above(bb.top(know.threat_hi))) != ZERO
     low = bb.lowest(trumps & ~bb.PETIT_HI)
     card = bb.select(is_master, top, low)
     return np.zeros_like(turn.hand_lo), bb.keep(long_in_trumps, card)
@@ -232,12 +229,12 @@ def cash_masters(turn: Turn, know: Reading) -> Candidate:
     opponents_void = np.zeros(table.n_deals, np.uint8)
     for other in range(table.players):
         opponent = ~know.known.ally[other]
-        opponents_void |= bb.select(opponent, table.public.void[other], 0).astype(np.uint8)
+        opponents_void |= bb.keep(opponent, table.public.void[other])
     best = np.zeros(table.n_deals, bb.U64)
     for suit, suit_lo in enumerate(bb.SUIT_LO):
-        top = bb.highest(turn.legal_lo & suit_lo)
+        top = bb.top(turn.legal_lo & suit_lo)
         master = (top != ZERO) & ((know.opponents_lo & suit_lo & bb.above(top)) == ZERO)
-        enough_out = bb.popcount(know.unseen_lo & suit_lo) >= 2 * (table.players - 1)
+        enough_out = bb.popcount8(know.unseen_lo & suit_lo) >= 2 * (table.players - 1)
         no_void = (opponents_void & (1 << suit)) == 0
         passes = (know.threat_hi == ZERO) | (enough_out & no_void)
         better = master & passes & (top > best)
@@ -256,7 +253,7 @@ def force_the_taker(turn: Turn, know: Reading) -> Candidate:
     for suit, suit_lo in enumerate(bb.SUIT_LO):
         low = bb.lowest(turn.legal_lo & suit_lo & bb.LOW_LO)
         void = (taker_void & (1 << suit)) != 0
-        card = bb.select((card == ZERO) & void, low, card)
+        card = card | bb.keep((card == ZERO) & void, low)
     return bb.keep(defending & taker_has_trumps, card), np.zeros_like(card)
 
 
@@ -271,14 +268,14 @@ def hunt_the_petit(turn: Turn, know: Reading) -> Candidate:
     known = know.known
     petit_out = (know.threat_hi & bb.PETIT_HI) != ZERO
     trumps = turn.legal_hi & bb.TRUMPS_HI
-    long_enough = bb.popcount(trumps) >= _HUNTING_TRUMPS[table.players]
+    long_enough = bb.popcount8(trumps) >= _HUNTING_TRUMPS[table.players]
     taker_sure_hi = known.taker_holds_hi
     others_hi = np.bitwise_or.reduce(bb.keep(~table.is_taker, known.may_hold_hi), axis=0)
-    taker_others = bb.popcount(taker_sure_hi & bb.TRUMPS_HI & ~bb.PETIT_HI)
-    defence_most = bb.popcount(trumps) + bb.popcount(others_hi & bb.TRUMPS_HI & ~taker_sure_hi)
+    taker_others = bb.popcount8(taker_sure_hi & bb.TRUMPS_HI & ~bb.PETIT_HI)
+    defence_most = bb.popcount8(trumps) + bb.popcount8(others_hi & bb.TRUMPS_HI & ~taker_sure_hi)
     can_force = defence_most > taker_others
     hunt = ~know.on_taker_side & petit_out & long_enough & can_force
-    return np.zeros_like(turn.hand_lo), bb.keep(hunt, bb.highest(trumps))
+    return np.zeros_like(turn.hand_lo), bb.keep(hunt, bb.top(trumps))
 
 
 _LOW_OF_SUIT = [mask & bb.LOW_LO for mask in bb.SUIT_LO]
@@ -291,12 +288,12 @@ def lead_low(turn: Turn, know: Reading) -> Candidate:
     one's side has won every trick, for it then wins the last one (chelem)."""
     lo = turn.legal_lo
     # Shortest suit for the taker's side, longest for the defence: minimise ±length.
-    sign = bb.select(know.on_taker_side, 1, -1)
-    best_key = np.full(len(lo), 99)
+    sign = bb.select(know.on_taker_side, np.int8(1), np.int8(-1))
+    best_key = np.full(len(lo), 99, np.int8)
     card_lo = np.zeros_like(lo)
     for suit_lo, low_lo in zip(bb.SUIT_LO, _LOW_OF_SUIT, strict=True):
         low = bb.lowest(lo & low_lo)
-        key = sign * bb.popcount(lo & suit_lo)
+        key = sign * bb.popcount8(lo & suit_lo)
         better = (low != ZERO) & (key < best_key)
         best_key = bb.select(better, key, best_key)
         card_lo = bb.select(better, low, card_lo)
@@ -310,8 +307,8 @@ def lead_low(turn: Turn, know: Reading) -> Candidate:
         fallback_lo, fallback_hi = cheapest(
             lo, bb.select((lo | spare_hi) != ZERO, spare_hi, last_hi)
         )
-        card_lo = bb.select(no_low, fallback_lo, card_lo)
-        card_hi = bb.select(no_low, fallback_hi, card_hi)
+        card_lo = card_lo | bb.keep(no_low, fallback_lo)  # card_lo is empty there
+        card_hi = bb.keep(no_low, fallback_hi)
     return card_lo, card_hi
 
 

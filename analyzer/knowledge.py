@@ -144,16 +144,13 @@ class PlayerKnowledge:
     def holds_hi(self) -> np.ndarray:
         return np.take_along_axis(self.public.holds_hi, self.seat, axis=0) & self.unseen_hi
 
-    @cached_property
-    def _opponents(self) -> tuple[np.ndarray, np.ndarray]:
-        opponent = ~self.ally
-        return bb.keep(opponent, self.may_hold_lo), bb.keep(opponent, self.may_hold_hi)
-
     def opponents_may_hold(self, rows: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
         """(N,) the cards that a player not known to be an ally may hold, among the positions
         ``rows`` (default: all)."""
-        lo, hi = self._opponents
-        return np.bitwise_or.reduce(lo[rows], axis=0), np.bitwise_or.reduce(hi[rows], axis=0)
+        opponent = ~self.ally[rows]
+        lo = np.bitwise_or.reduce(bb.keep(opponent, self.may_hold_lo[rows]), axis=0)
+        hi = np.bitwise_or.reduce(bb.keep(opponent, self.may_hold_hi[rows]), axis=0)
+        return lo, hi
 
 
 def of(turn: Turn) -> PlayerKnowledge:

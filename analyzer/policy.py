@@ -16,11 +16,9 @@ from .table import Turn
 from .vector_rules import NO_SUIT
 
 
-def either(lo: np.ndarray, hi: np.ndarray, prefer_lo: np.ndarray | bool = True):
-    """One of two one-bit candidates per deal: ``lo``'s where it has one (and ``prefer_lo``),
-    else ``hi``'s."""
-    take_lo = (lo != ZERO) & prefer_lo | (hi == ZERO)
-    return bb.keep(take_lo, lo), bb.keep(~take_lo, hi)
+def either(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One of two one-bit candidates per deal: ``lo``'s where it has one, else ``hi``'s."""
+    return lo, bb.keep(lo == ZERO, hi)
 
 
 def cheapest(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -72,10 +70,10 @@ class SimplePolicy:
         trumps = hi & bb.TRUMPS_HI
         lengths = np.stack([bb.popcount(lo & mask) for mask in bb.SUIT_LO])
         longest = bb.SUIT_LO[lengths.argmax(axis=0)]
-        lead_lo, lead_hi = either(bb.highest(lo & longest), bb.highest(hi))
+        lead_lo, lead_hi = either(bb.top(lo & longest), bb.top(hi))
         many_trumps = bb.popcount(trumps) >= 4
         lead_lo = bb.select(many_trumps, ZERO, lead_lo)
-        lead_hi = bb.select(many_trumps, bb.highest(trumps), lead_hi)
+        lead_hi = bb.select(many_trumps, bb.top(trumps), lead_hi)
 
         win_lo, win_hi = either(bb.lowest(lo & table.beat_lo), bb.lowest(hi & table.beat_hi))
         can_win = (win_lo | win_hi) != ZERO

@@ -31,6 +31,10 @@ def test_bit_helpers_agree_with_python_integers_on_random_words():
     x = np.array(words, dtype=np.uint64)
     assert bb.lowest_bit(x).tolist() == [(w & -w).bit_length() - 1 for w in words]
     assert bb.highest(x).tolist() == [1 << (w.bit_length() - 1) for w in words]
+    few = np.array([w for w in words if w.bit_count() <= 52] + [(1 << 52) - 1 << 4], np.uint64)
+    assert bb.top(few).tolist() == bb.highest(few).tolist()
+    run = np.array([(1 << 56) - 1, (1 << 53) - 1 << 2], np.uint64)  # 53 ones in a row and more
+    assert bb.highest(run).tolist() == [1 << 55, 1 << 54]
     assert bb.popcount(x).tolist() == [w.bit_count() for w in words]
 
 
