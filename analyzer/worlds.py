@@ -22,8 +22,10 @@ to keep float64 in range). One holder's count is implied by the others' (``j`` m
 sum), so the tables have one dimension fewer. Rejection by ``accept`` keeps the uniform law on
 the accepted worlds (accepted draws are i.i.d. from it).
 
-The tables are built per deal (one Python loop over the D deals, a few array operations per
-free card); the K worlds of one deal are drawn together, as arrays.
+The deals that plain rejection (:func:`_shuffled`) leaves short are counted together: their
+holders are put in order of decreasing room (the first is the implicit one), their free cards
+padded to the longest list, and each ``W_j`` is one (T, …) float32 array, so a card costs a few
+array operations for all the deals; the K worlds of every deal are drawn back together.
 """
 
 from __future__ import annotations
@@ -89,116 +91,146 @@ def card_set(cards: Iterable[int]) -> tuple[int, int]:
     return lo, hi
 
 
-def _holds(lo: int, hi: int) -> np.ndarray:
-    """(78,) bool: which card ids the scalar set (lo, hi) holds."""
-    return ((_CARD_LO & U64(lo)) | (_CARD_HI & U64(hi))) != 0
+TABLE_BUDGET = 16_000_000
+"""Entries (float32) of the counting tables built at once: deals are counted in groups that
+fit (64 MB)."""
 
 
-class _Tables:
-    """The counting tables ``W_j`` of one deal (see the module docstring)."""
-
-    def __init__(self, allowed: np.ndarray, room: np.ndarray) -> None:
-        """``allowed`` (M, h) bool: holders each free card may go to; ``room`` (h,) int64: free
-        places left in each holder."""
-        self.allowed = allowed
-        self.room = room
-        holders = np.flatnonzero(room > 0)
-        if len(holders) == 0:
-            self.implicit, self.explicit = -1, holders
-        else:
-            self.implicit = int(holders[np.argmax(room[holders])])
-            self.explicit = holders[holders != self.implicit]
-        shape = tuple(int(room[p]) + 1 for p in self.explicit)
-        grid_sum = np.zeros(shape, np.int64)
-        for axis, size in enumerate(shape):
-            view = [1] * len(shape)
-            view[axis] = size
-            grid_sum = grid_sum + np.arange(size).reshape(view)
-        table = np.zeros(shape)
-        table[(0,) * len(shape)] = 1.0
-        self.tables = [table]
-        for j in range(len(allowed)):
-            table = self._add_card(table, allowed[j], grid_sum, j + 1)
-            self.tables.append(table)
-
-    def _add_card(
-        self, previous: np.ndarray, allowed: np.ndarray, grid_sum: np.ndarray, placed: int
-    ) -> np.ndarray:
-        table = previous.copy() if self.implicit >= 0 and allowed[self.implicit] else None
-        if table is None:
-            table = np.zeros_like(previous)
-        for axis, holder in enumerate(self.explicit):
-            if allowed[holder]:
-                target = [slice(None)] * previous.ndim
-                source = [slice(None)] * previous.ndim
-                target[axis], source[axis] = slice(1, None), slice(None, -1)
-                table[tuple(target)] += previous[tuple(source)]
-        implied = placed - grid_sum  # the implicit holder's count
-        limit = self.room[self.implicit] if self.implicit >= 0 else 0
-        table[(implied < 0) | (implied > limit)] = 0
-        peak = table.max(initial=0.0)
-        return table / peak if peak > 0 else table
-
-    @property
-    def feasible(self) -> bool:
-        end = tuple(int(self.room[p]) for p in self.explicit)
-        return bool(self.tables[-1][end] > 0)
-
-    def draw(self, k: int, rng: np.random.Generator) -> np.ndarray:
-        """(k, M) int64: the holder of every free card in k uniform worlds."""
-        n_free = len(self.allowed)
-        holder = np.empty((k, n_free), np.int64)
-        left = np.tile(self.room[self.explicit], (k, 1))  # (k, e) places still to fill
-        for j in range(n_free - 1, -1, -1):
-            table = self.tables[j]
-            options = np.flatnonzero(self.allowed[j] & (self.room > 0))
-            weights = np.zeros((k, len(options)))
-            for column, p in enumerate(options):
-                index = left.copy()
-                if p != self.implicit:
-                    axis = int(np.flatnonzero(self.explicit == p)[0])
-                    index[:, axis] -= 1
-                ok = (index >= 0).all(axis=1)
-                flat = np.ravel_multi_index(tuple(np.maximum(index, 0).T), table.shape)
-                weights[:, column] = np.where(ok, table.reshape(-1)[flat], 0.0)
-            cumulative = np.cumsum(weights, axis=1)
-            u = rng.random(k) * cumulative[:, -1]
-            column = np.minimum((cumulative <= u[:, None]).sum(axis=1), len(options) - 1)
-            chosen = options[column]
-            holder[:, j] = chosen
-            for axis, p in enumerate(self.explicit):
-                left[:, axis] -= chosen == p
-        return holder
-
-
-def _deal_tables(constraints: Constraints, d: int) -> tuple[_Tables, np.ndarray, np.ndarray]:
-    """The counting tables of deal ``d``, its free cards' ids and the ``must`` cards (h, 78)."""
-    h = constraints.holders
-    must = np.stack(
-        [_holds(constraints.must_lo[d, p], constraints.must_hi[d, p]) for p in range(h)]
-    )
-    may = np.stack([_holds(constraints.may_lo[d, p], constraints.may_hi[d, p]) for p in range(h)])
-    if (must.sum(axis=0) > 1).any():
-        card = int(np.flatnonzero(must.sum(axis=0) > 1)[0])
+def _checked(constraints: Constraints, deals: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The deals' may and must cards ((T, h, 78) bool), free cards ((T, 78) bool) and free
+    places ((T, h) int64); :class:`NoWorldError` when the counts cannot be met."""
+    may = _as_bools(constraints.may_lo[deals], constraints.may_hi[deals])
+    must = _as_bools(constraints.must_lo[deals], constraints.must_hi[deals])
+    if (must.sum(axis=1) > 1).any():
+        card = int(np.flatnonzero((must.sum(axis=1) > 1).any(axis=0))[0])
         raise NoWorldError(f"card {card} is certainly held by two holders")
-    room = constraints.count[d] - must.sum(axis=1)
+    room = constraints.count[deals] - must.sum(axis=2)
     if (room < 0).any():
         raise NoWorldError("a holder certainly holds more cards than it has")
-    free = np.flatnonzero(may.any(axis=0) & ~must.any(axis=0))
-    if room.sum() != len(free):
+    free = may.any(axis=1) & ~must.any(axis=1)
+    n_free, places = free.sum(axis=1), room.sum(axis=1)
+    if (n_free != places).any():
+        t = int(np.flatnonzero(n_free != places)[0])
         raise NoWorldError(
-            f"{len(free)} cards are hidden but the holders have room for {room.sum()}"
+            f"{n_free[t]} cards are hidden but the holders have room for {places[t]}"
         )
-    tables = _Tables(may[:, free].T, room)
-    if not tables.feasible:
+    return may, must, free, room
+
+
+def _exact(
+    constraints: Constraints, deals: np.ndarray, k: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """``k`` uniform worlds of each of the ``deals`` by the counting draw (module docstring),
+    the deals counted together: (lo, hi) uint64 (T, k, h)."""
+    may, _, free, room = _checked(constraints, deals)
+    h = constraints.holders
+    # Holders by decreasing room, per deal, so that the tables are as small as they can be
+    # for the whole group; the first is the implicit one.
+    order = np.argsort(-room, axis=1, kind="stable")  # (T, h)
+    room = np.take_along_axis(room, order, axis=1)
+    may = np.take_along_axis(may, order[:, :, None], axis=1)
+    # Each deal's free cards in card order, then padding: card (T, M), allowed (T, M, h).
+    n_free = free.sum(axis=1)
+    m_max = int(n_free.max())
+    card = np.argsort(~free, axis=1, kind="stable")[:, :m_max]
+    real = np.arange(m_max)[None, :] < n_free[:, None]
+    allowed = np.take_along_axis(may, card[:, None, :], axis=2).transpose(0, 2, 1)
+    allowed &= real[:, :, None] & (room[:, None, :] > 0)
+    dims = tuple(int(room[:, e].max()) + 1 for e in range(1, h))
+    group = max(1, TABLE_BUDGET // (int(np.prod(dims)) * (m_max + 1)))
+    holder = np.empty((len(deals), k, m_max), np.int64)
+    for start in range(0, len(deals), group):
+        part = slice(start, start + group)
+        tables = _counting_tables(allowed[part], real[part], room[part], dims)
+        holder[part] = _draw_back(tables, allowed[part], real[part], room[part], k, rng)
+    holder = np.take_along_axis(np.repeat(order[:, None, :], k, axis=1), holder, axis=2)
+    out_lo = np.zeros((len(deals), k, h), U64)
+    out_hi = np.zeros((len(deals), k, h), U64)
+    for p in range(h):
+        mine = (holder == p) & real[:, None, :]
+        out_lo[:, :, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_LO[card][:, None, :]), axis=2)
+        out_hi[:, :, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_HI[card][:, None, :]), axis=2)
+    out_lo |= constraints.must_lo[deals][:, None, :]
+    out_hi |= constraints.must_hi[deals][:, None, :]
+    return out_lo, out_hi
+
+
+def _counting_tables(
+    allowed: np.ndarray, real: np.ndarray, room: np.ndarray, dims: tuple[int, ...]
+) -> np.ndarray:
+    """``W_j`` of the module docstring for T deals, j = 0 … M: (M + 1, T, *dims) float32 over
+    the counts of the explicit holders 1 … h − 1 (holder 0's is implied). Padding cards
+    (``real`` False) leave the table as it was; each table is rescaled to a maximum of 1."""
+    n_deals, m_max, h = allowed.shape
+    per_deal = (n_deals,) + (1,) * (h - 1)
+    grid = sum(np.indices(dims))  # the explicit holders' count at each entry
+    tables = np.zeros((m_max + 1, n_deals, *dims), np.float32)
+    tables[(0, slice(None)) + (0,) * (h - 1)] = 1.0
+    placed = np.cumsum(real, axis=1).reshape(n_deals, m_max, *per_deal[1:])
+    limit = room[:, 0].reshape(per_deal)
+    for j in range(m_max):
+        previous, table = tables[j], tables[j + 1]
+        # Card j goes to the implicit holder (the counts stay) or to explicit holder e.
+        table[...] = np.where(allowed[:, j, 0].reshape(per_deal), previous, 0.0)
+        for axis in range(1, h):
+            if allowed[:, j, axis].any():
+                target = [slice(None)] * h
+                source = [slice(None)] * h
+                target[axis], source[axis] = slice(1, None), slice(None, -1)
+                table[tuple(target)] += np.where(
+                    allowed[:, j, axis].reshape(per_deal), previous[tuple(source)], 0.0
+                )
+        implied = placed[:, j] - grid  # the implicit holder's count
+        table[(implied < 0) | (implied > limit)] = 0.0
+        padding = ~real[:, j]
+        table[padding] = previous[padding]
+        peak = table.reshape(n_deals, -1).max(axis=1)
+        table /= np.where(peak > 0, peak, 1.0).reshape(per_deal)
+    end = np.ravel_multi_index(tuple(room[:, 1:].T), dims)
+    if (tables[m_max].reshape(n_deals, -1)[np.arange(n_deals), end] <= 0).any():
         raise NoWorldError("no deal of the hidden cards fits what is known")
-    return tables, free, must
+    return tables
+
+
+def _draw_back(
+    tables: np.ndarray,
+    allowed: np.ndarray,
+    real: np.ndarray,
+    room: np.ndarray,
+    k: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """(T, k, M) int64: the holder (0 … h − 1) of every card in k uniform worlds of each deal,
+    drawn from the last card back (module docstring)."""
+    n_deals, m_max, h = allowed.shape
+    dims = tables.shape[2:]
+    strides = np.array([int(np.prod(dims[axis + 1 :])) for axis in range(h - 1)])
+    flat = tables.reshape(m_max + 1, n_deals, -1)
+    rows = np.arange(n_deals)[:, None]
+    left = np.repeat(room[:, None, 1:], k, axis=1)  # (T, k, h − 1) places still to fill
+    holder = np.zeros((n_deals, k, m_max), np.int64)
+    weights = np.zeros((n_deals, k, h))
+    for j in range(m_max - 1, -1, -1):
+        ways = flat[j]  # the ways to place cards 0 … j − 1
+        here = (left * strides).sum(axis=2)  # (T, k) the entry of the counts left
+        weights[:, :, 0] = ways[rows, here] * allowed[:, j, :1]
+        for axis in range(h - 1):
+            room_left = left[:, :, axis] > 0
+            entry = np.where(room_left, here - strides[axis], 0)
+            weights[:, :, axis + 1] = (
+                np.where(room_left, ways[rows, entry], 0.0) * allowed[:, j, axis + 1 : axis + 2]
+            )
+        cumulative = np.cumsum(weights, axis=2)
+        u = rng.random((n_deals, k)) * cumulative[:, :, -1]
+        chosen = np.minimum((cumulative <= u[:, :, None]).sum(axis=2), h - 1)
+        holder[:, :, j] = chosen
+        left -= (chosen[:, :, None] == np.arange(1, h)) & real[:, j, None, None]
+    return holder
 
 
 def check(constraints: Constraints) -> None:
     """Raises :class:`NoWorldError` if some deal has no world that fits."""
-    for d in range(constraints.n_deals):
-        _deal_tables(constraints, d)
+    _exact(constraints, np.arange(constraints.n_deals), 1, np.random.default_rng(0))
 
 
 def _as_bools(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -231,24 +263,27 @@ def _shuffled(
         if len(todo) == 0:
             break
         keys = np.where(free[todo, None, :], rng.random((len(todo), k, N_CARDS)), 2.0)
-        rank = np.argsort(np.argsort(keys, axis=2), axis=2)  # (T, k, 78)
-        holder = np.take_along_axis(holder_of_rank[todo, None, :], rank, axis=2)
+        holder = np.empty((len(todo), k, N_CARDS), np.int64)
+        np.put_along_axis(  # the card in the r-th place of the shuffle goes to its holder
+            holder,
+            np.argsort(keys, axis=2),
+            np.broadcast_to(holder_of_rank[todo, None, :], holder.shape),
+            axis=2,
+        )
         index = (todo[:, None, None] * (h + 1) + holder) * N_CARDS + np.arange(N_CARDS)
         fits = (~free[todo, None, :] | flat_may[index]).all(axis=2)  # (T, k)
-        world_lo = np.zeros((len(todo), k, h), U64)
-        world_hi = np.zeros((len(todo), k, h), U64)
+        # The fitting worlds fill each deal's next free slots, in draw order.
+        slot = filled[todo, None] + np.cumsum(fits, axis=1) - 1
+        kept = fits & (slot < k)
+        t, w = np.nonzero(kept)
+        d, slot = todo[t], slot[t, w]
         for p in range(h):
-            mine = holder == p
-            world_lo[:, :, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_LO), axis=2)
-            world_hi[:, :, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_HI), axis=2)
-        world_lo |= constraints.must_lo[todo, None, :]
-        world_hi |= constraints.must_hi[todo, None, :]
-        for t in np.flatnonzero(fits.any(axis=1)):
-            d = todo[t]
-            kept = np.flatnonzero(fits[t])[: k - filled[d]]
-            out_lo[d, filled[d] : filled[d] + len(kept)] = world_lo[t, kept]
-            out_hi[d, filled[d] : filled[d] + len(kept)] = world_hi[t, kept]
-            filled[d] += len(kept)
+            mine = holder[t, w] == p  # (W, 78)
+            out_lo[d, slot, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_LO), axis=1)
+            out_hi[d, slot, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_HI), axis=1)
+        out_lo[d, slot] |= constraints.must_lo[d]
+        out_hi[d, slot] |= constraints.must_hi[d]
+        filled[todo] += kept.sum(axis=1)
     return out_lo, out_hi, filled
 
 
@@ -271,7 +306,6 @@ def sample(
     Returns (lo, hi), each (D, k, h) uint64. Raises :class:`NoWorldError` when a deal has no
     world, or when ``accept`` refuses every draw for ``max_rounds`` rounds.
     """
-    h = constraints.holders
     out_lo, out_hi, filled = _shuffled(constraints, k, rng, shuffles)
     if accept is not None:
         for d in np.flatnonzero(filled):
@@ -279,26 +313,21 @@ def sample(
             out_lo[d, : len(kept)] = out_lo[d, kept]
             out_hi[d, : len(kept)] = out_hi[d, kept]
             filled[d] = len(kept)
-    for d in np.flatnonzero(filled < k):
-        tables, free, _ = _deal_tables(constraints, d)
-        base_lo = constraints.must_lo[d]
-        base_hi = constraints.must_hi[d]
-        for _ in range(max_rounds):
-            holder = tables.draw(k - filled[d], rng)  # (k', M)
-            lo = np.tile(base_lo, (len(holder), 1))
-            hi = np.tile(base_hi, (len(holder), 1))
-            for j, card in enumerate(free):
-                one_hot = holder[:, j][:, None] == np.arange(h)[None, :]
-                lo |= bb.keep(one_hot, _CARD_LO[card])
-                hi |= bb.keep(one_hot, _CARD_HI[card])
-            if accept is not None:
-                kept = accept(lo, hi, d)
-                lo, hi = lo[kept], hi[kept]
-            out_lo[d, filled[d] : filled[d] + len(lo)] = lo
-            out_hi[d, filled[d] : filled[d] + len(hi)] = hi
-            filled[d] += len(lo)
-            if filled[d] == k:
-                break
-        else:
-            raise NoWorldError("no deal of the hidden cards passes the acceptance test")
-    return out_lo, out_hi
+    for _ in range(max_rounds):
+        short = np.flatnonzero(filled < k)
+        if len(short) == 0:
+            return out_lo, out_hi
+        lo, hi = _exact(constraints, short, k, rng)
+        if accept is None:  # every world drawn is kept: fill the places left, all at once
+            slot = np.arange(k)[None, :]
+            source = np.maximum(slot - filled[short, None], 0)[:, :, None]
+            missing = (slot >= filled[short, None])[:, :, None]
+            out_lo[short] = np.where(missing, np.take_along_axis(lo, source, axis=1), out_lo[short])
+            out_hi[short] = np.where(missing, np.take_along_axis(hi, source, axis=1), out_hi[short])
+            return out_lo, out_hi
+        for t, d in enumerate(short):
+            kept = np.flatnonzero(accept(lo[t], hi[t], d))[: k - filled[d]]
+            out_lo[d, filled[d] : filled[d] + len(kept)] = lo[t, kept]
+            out_hi[d, filled[d] : filled[d] + len(kept)] = hi[t, kept]
+            filled[d] += len(kept)
+    raise NoWorldError("no deal of the hidden cards passes the acceptance test")
