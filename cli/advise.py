@@ -25,6 +25,7 @@ from tarot_advisor.cli.limits import (
     check_disk,
     check_memory,
     check_output_file,
+    write_bytes_atomically,
     write_text_atomically,
 )
 from tarot_advisor.cli.options import (
@@ -202,6 +203,35 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
     check_memory("--samples", samples, per_sample, what)
 
 
+PLOT_KINDS = (".png", ".html")
+
+
+def check_plot(path: Path, chien: str | None) -> None:
+    """Refuses, before any work, a ``--plot`` file that is neither PNG nor HTML or cannot be
+    written."""
+    if chien is not None:
+        fail("--plot draws the bid's analysis, not the écart's: leave out --chien or --plot")
+    if path.suffix.lower() not in PLOT_KINDS:
+        fail(f"--plot {path}: give a file ending in .png or .html")
+    check_output_file("--plot", path)
+
+
+def write_plot(path: Path, analysis: Analysis, text: str) -> None:
+    """Draw ``analysis`` into ``path`` (PNG, or HTML with ``text``), whole or not at all."""
+    # matplotlib costs ~0.5 s to import: only a run that plots pays it.
+    from tarot_advisor.reports.advice_chart import advice_figure, advice_html
+    from tarot_advisor.reports.html import png_bytes
+
+    try:
+        if path.suffix.lower() == ".png":
+            write_bytes_atomically(path, png_bytes(advice_figure(analysis)))
+        else:
+            write_text_atomically(path, [advice_html(analysis, text)])
+    except OSError as error:
+        fail(f"could not write the plot to {path}: {error.strerror}", 1)
+    click.echo(f"Plot written to {path}", err=True)
+
+
 @command()
 @click.argument("hand", nargs=-1, required=True)
 @players_option("Number of players (the hand has 24, 18 or 15 cards).")
@@ -274,6 +304,13 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
     "(6 records a sample with 4 players, 24 with 5: about 1.2 kB each on disk and 15 kB in "
     "memory until written).",
 )
+@click.option(
+    "--plot",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Also draw the analysis into FILE.png (P(make) and E[score] per contract with their "
+    "intervals, the pass line, the point count's bid), or FILE.html (the picture and the table).",
+)
 @quiet_option()
 def main(
     hand: tuple[str, ...],
@@ -292,6 +329,7 @@ def main(
     as_json: bool,
     timings: bool,
     dump_deals: Path | None,
+    plot: Path | None,
     quiet: bool,
 ) -> None:
     """Analyse HAND (your cards, e.g. "21 19 12 6 1 Excuse R♥ C♥ 10♥ …") and advise a bid.
@@ -302,6 +340,8 @@ def main(
     n_players = int(players)
     samples = samples or (ECART_SAMPLES if chien is not None else DEFAULT_SAMPLES)
     check_sizes(n_players, samples, dump_deals)
+    if plot is not None:
+        check_plot(plot, chien)
     try:
         cards = parse_hand(" ".join(hand), n_players)
         if position is not None and position > n_players:
@@ -328,10 +368,10 @@ def main(
             )
     except (CardError, HandError) as error:
         fail(str(error), INPUT_ERROR)
-    if as_json:
-        click.echo(json_document(analysis.to_dict(), timings, analysis.seconds))
-    else:
-        click.echo(render(analysis))
+    text = render(analysis)
+    click.echo(json_document(analysis.to_dict(), timings, analysis.seconds) if as_json else text)
+    if plot is not None:
+        write_plot(plot, analysis, text)
     if dump_deals is not None:
         # The analysis is on screen already: a failed write loses nothing computed.
         try:

@@ -101,9 +101,18 @@ def prepare_output_folder(option: str, path: Path) -> None:
 def write_text_atomically(path: Path, chunks: Iterable[str]) -> None:
     """Writes the strings of ``chunks`` (an iterable) to ``path`` through a temporary file, so
     that an interrupted or failed write leaves no half-written file. Raises :class:`OSError`."""
+    _write_atomically(path, (chunk.encode("utf-8") for chunk in chunks))
+
+
+def write_bytes_atomically(path: Path, data: bytes) -> None:
+    """Writes ``data`` to ``path`` as :func:`write_text_atomically` does."""
+    _write_atomically(path, [data])
+
+
+def _write_atomically(path: Path, chunks: Iterable[bytes]) -> None:
     temporary = path.with_name(f".{path.name}.partial")
     try:
-        with open(temporary, "w", encoding="utf-8") as file:
+        with open(temporary, "wb") as file:
             for chunk in chunks:
                 file.write(chunk)
         os.replace(temporary, path)

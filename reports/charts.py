@@ -12,9 +12,21 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from tarot_advisor.analyzer.game import Contract
+
 SIMULATED_COLOUR = "#4c72b0"
 EXACT_COLOUR = "#c44e52"
 BAND_COLOURS = ("#dddddd", "#c6dbef", "#9ecae1", "#6baed6", "#3182bd")
+BID_COLOURS = {
+    "pass": "#999999",
+    "prise": "#4c72b0",
+    "garde": "#55a868",
+    "garde_sans": "#dd8452",
+    "garde_contre": "#c44e52",
+}
+"""One colour per bid, the same in every chart."""
+BID_LABELS = {"pass": "Pass", **{c.value: c.label for c in Contract}}
+"""Bid names as a player writes them."""
 
 
 def simulated_vs_exact(table: pd.DataFrame, title: str, xlabel: str) -> Figure:

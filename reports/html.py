@@ -56,6 +56,10 @@ class HtmlReport:
             f"<figcaption>{html.escape(caption)}</figcaption></figure>"
         )
 
+    def preformatted(self, text: str) -> None:
+        """Text kept as it is laid out (a command's table)."""
+        self._parts.append(f"<pre>{html.escape(text)}</pre>")
+
     def table(self, frame: pd.DataFrame, caption: str | None = None) -> None:
         """A DataFrame as an HTML table (its index is left out)."""
         if caption:

@@ -9,19 +9,12 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from tarot_advisor.analyzer.cards import parse_cards, trumps_and_excuse
-from tarot_advisor.analyzer.game import BIDS, Contract, hand_size
+from tarot_advisor.analyzer.game import BIDS, hand_size
 from tarot_advisor.reports import charts
 from tarot_advisor.reports.thresholds_fit import HEURISTIC_THRESHOLDS
 
 BIN_WIDTH = 4
-COLOURS = {
-    "pass": "#999999",
-    "prise": "#4c72b0",
-    "garde": "#55a868",
-    "garde_sans": "#dd8452",
-    "garde_contre": "#c44e52",
-}
-LABELS = {"pass": "Pass", **{c.value: c.label for c in Contract}}
+COLOURS, LABELS = charts.BID_COLOURS, charts.BID_LABELS
 
 
 def trumps_in_hand(frame: pd.DataFrame) -> np.ndarray:

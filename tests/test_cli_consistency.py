@@ -110,3 +110,28 @@ def test_the_duel_validates_its_contract_and_keeps_the_old_option_names() -> Non
     assert "Missing option '--policy'" in _one_sentence(
         _invoke(report, ["duel", "--against", "simple"])
     )
+
+
+def test_plot_draws_the_analysis_into_a_png_or_an_html_page(tmp_path: Path) -> None:
+    picture, page = tmp_path / "hand.png", tmp_path / "hand.html"
+    drawn = _invoke(advise, [HAND, "--samples", "40", "--plot", str(picture)])
+    assert drawn.exit_code == 0, drawn.output
+    assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert _invoke(advise, [HAND, "--samples", "40", "--plot", str(page)]).exit_code == 0
+    text = page.read_text(encoding="utf-8")
+    assert '<img src="data:image/png;base64,' in text and "Garde Contre" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hand.html", "hand.png"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--plot", "{tmp}/hand.jpg"], "give a file ending in .png or .html"),
+        (["--plot", "{tmp}/no/hand.png"], "does not exist"),
+        (["--plot", "{tmp}/hand.png", "--chien", "3♥ 9♦ 14 R♠ 2♣ V♠"], "leave out --chien"),
+    ],
+)
+def test_a_plot_that_cannot_be_written_is_refused_first(tmp_path, arguments, message) -> None:
+    filled = [a.format(tmp=tmp_path) for a in arguments]
+    assert message in _one_sentence(_invoke(advise, [HAND, "--samples", "40", *filled]))
+    assert list(tmp_path.iterdir()) == []
