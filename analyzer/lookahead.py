@@ -5,7 +5,8 @@ cards): at each of its decisions, for every deal at once, :class:`LookaheadPolic
 worlds of the hidden cards consistent with what its player knows (:mod:`worlds`), plays every
 legal card in each of them and continues each to the end with the greedy for every seat
 (:mod:`midgame`). The worlds are the same for every card, so the comparison is paired. It plays
-the card with the best mean score for its side.
+the card with the best mean score for its side. Cards that play alike (:func:`distinct_cards`:
+the 5 and the 3 of a suit when the 4 is gone) are searched once.
 
 What it knows is the table's knowledge model (:func:`knowledge.of`, rules.md §12): its hand,
 the cards played, voids, "no trumps" and undertrumps shown, the poignées, the chien shown in
@@ -107,7 +108,13 @@ class LookaheadPolicy:
         table = turn.table
         n, k = table.players, self.worlds
         lo, hi = sample(_constraints(turn, idx), k, rng)  # (B, K, n + 1)
-        candidates_lo, candidates_hi, valid = _candidates(turn.legal_lo[idx], turn.legal_hi[idx])
+        gone_lo = table.played_lo[idx] & ~table.trick_lo[idx]
+        gone_hi = table.played_hi[idx] & ~table.trick_hi[idx]
+        distinct_lo, distinct_hi = distinct_cards(
+            turn.legal_lo[idx], turn.legal_hi[idx], gone_lo, gone_hi
+        )
+        candidates_lo, candidates_hi, valid = _candidates(distinct_lo, distinct_hi)
+        greedy = lowest_equivalent(greedy, turn.legal_lo[idx], turn.legal_hi[idx], gone_lo, gone_hi)
         n_cand = candidates_lo.shape[1]
         # Rows in the order (deal, candidate, world).
         shape = (len(idx), n_cand, k)
@@ -215,6 +222,58 @@ def _constraints(turn: Turn, idx: np.ndarray) -> Constraints:
     else:
         may_lo[:, n], may_hi[:, n] = unseen_lo, unseen_hi
     return Constraints(may_lo, may_hi, must_lo, must_hi, counts)
+
+
+_CHAINS = (
+    # (word, cards that may chain, shift to the next lower card of the same suit and value)
+    (0, bb.LOW_LO, 4),  # suited cards 1…10, half a point each
+    (1, bb.MIDDLE_TRUMPS_HI, 1),  # trumps 2…20 (not the bouts)
+)
+
+
+def _runs_down(cards: Candidate, legal: Candidate, gone: Candidate) -> tuple[Candidate, Candidate]:
+    """Walks down from each card of ``cards`` ((N,) uint64 pairs) through the lower cards of the
+    same suit and value while they are legal or ``gone`` (played in earlier tricks). Returns the
+    cards of ``cards`` whose walk meets a legal card, and for one-card sets, the lowest legal
+    card met (else the card itself)."""
+    equivalent, lowest = [], []
+    for word, chain, shift in _CHAINS:
+        found = np.zeros_like(cards[word])
+        low = cards[word].copy()
+        frontier = cards[word] & chain
+        for step in range(1, 20):
+            frontier = (frontier >> U64(shift)) & chain
+            hit = frontier & legal[word]
+            found |= hit << U64(shift * step)  # back to the card the walk started from
+            low = bb.select(hit != ZERO, hit, low)
+            frontier &= legal[word] | gone[word]
+            if not frontier.any():
+                break
+        equivalent.append(found)
+        lowest.append(low)
+    return (equivalent[0], equivalent[1]), (lowest[0], lowest[1])
+
+
+def distinct_cards(
+    legal_lo: np.ndarray, legal_hi: np.ndarray, gone_lo: np.ndarray, gone_hi: np.ndarray
+) -> Candidate:
+    """The legal cards worth searching: of legal cards that play alike — same suit (or
+    trumps), same value, nothing between them but cards played in earlier tricks, so whichever
+    is played, the rest of the deal is the same up to the names of those cards — only the
+    lowest. The bouts, the Excuse and the honours each stand alone. (N,) uint64 pairs."""
+    (lo, hi), _ = _runs_down((legal_lo, legal_hi), (legal_lo, legal_hi), (gone_lo, gone_hi))
+    return legal_lo & ~lo, legal_hi & ~hi
+
+
+def lowest_equivalent(
+    card: Candidate,
+    legal_lo: np.ndarray,
+    legal_hi: np.ndarray,
+    gone_lo: np.ndarray,
+    gone_hi: np.ndarray,
+) -> Candidate:
+    """The card of :func:`distinct_cards` that stands for ``card`` (one-bit (N,) pairs)."""
+    return _runs_down(card, (legal_lo, legal_hi), (gone_lo, gone_hi))[1]
 
 
 def _candidates(legal_lo: np.ndarray, legal_hi: np.ndarray) -> tuple[np.ndarray, ...]:

@@ -6,13 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tarot_advisor.analyzer import bitboard as bb
+from tarot_advisor.analyzer.cards import parse_cards
 from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.greedy import GreedyPolicy
-from tarot_advisor.analyzer.lookahead import LookaheadPolicy
+from tarot_advisor.analyzer.lookahead import LookaheadPolicy, distinct_cards, lowest_equivalent
 from tarot_advisor.analyzer.record import replay
 from tarot_advisor.analyzer.scoring import records, score
+from tarot_advisor.analyzer.worlds import card_set
 from tarot_advisor.reports.duel import choose_takers, playing
 
 
@@ -66,3 +69,29 @@ def test_a_side_only_lookahead_plays_the_greedy_for_the_other_side():
     # As the defence's policy, a taker-side lookahead never searches: the greedy's play.
     defence_only = play(deals, taker, Contract.GARDE, greedy, lookahead, rng=rng)
     assert (defence_only.plays == both_greedy.plays).all()
+
+
+def test_cards_that_play_alike_are_searched_once():
+    # 14 and 16 went in earlier tricks: 12, 13 and 15 play alike, and so do 2♣, 3♣, 5♣ and 7♣
+    # (4♣ and 6♣ gone). The bouts, the Excuse and each honour stand alone.
+    legal = _set("2♣ 3♣ 5♣ 7♣ V♣ C♣ 12 13 15 1 21 Excuse")
+    gone = _set("4♣ 6♣ 14 16 20")
+    assert _cards(*distinct_cards(*legal, *gone)) == _cards(*_set("2♣ V♣ C♣ 1 12 21 Excuse"))
+    assert _cards(*lowest_equivalent(_set("15"), *legal, *gone)) == _cards(*_set("12"))
+    assert _cards(*lowest_equivalent(_set("C♣"), *legal, *gone)) == _cards(*_set("C♣"))
+
+
+def test_a_card_in_the_current_trick_keeps_its_neighbours_apart():
+    # 9♣ lies in the trick being played (not gone): 10♣ beats it, 8♣ does not.
+    legal = _set("10♣ 8♣")
+    gone = _set("")
+    assert _cards(*distinct_cards(*legal, *gone)) == _cards(*legal)
+
+
+def _set(text: str) -> tuple[np.ndarray, np.ndarray]:
+    lo, hi = card_set(parse_cards(text)) if text else (0, 0)
+    return np.array([lo], np.uint64), np.array([hi], np.uint64)
+
+
+def _cards(lo: np.ndarray, hi: np.ndarray) -> set[int]:
+    return set(bb.to_cards(int(lo[0]), int(hi[0])))
