@@ -38,7 +38,7 @@ from tarot_advisor.cli.study_run import (
     stopped,
     worker_errors,
 )
-from tarot_advisor.reports.thresholds import write_report
+from tarot_advisor.reports.thresholds import unfitted_sentence, write_report
 from tarot_advisor.reports.thresholds_folder import StudyFolderError, assemble, run_study
 
 
@@ -127,20 +127,18 @@ def thresholds(
     if outcome.computed == parameters.n_chunks and outcome.seconds > 0:
         click.echo(f"{hands * samples / outcome.seconds:,.0f} hand-samples/s on {jobs} worker(s)")
     fitted = summary["fitted_thresholds"]
-    parts, unfitted = [], []
+    parts = []
     for name, fit in fitted.items():
         label = Contract(name).label
         if fit["value"] is None:
-            unfitted.append(label)
-        elif fit["low"] is None:
+            continue
+        if fit["low"] is None:
             parts.append(f"{label} {fit['value']:.1f} points")
         else:
             parts.append(f"{label} {fit['value']:.1f} points [{fit['low']:.1f}, {fit['high']:.1f}]")
     if parts:
         click.echo(f"Fitted thresholds (95% interval): {'; '.join(parts)}")
-    if unfitted:
-        click.echo(
-            f"Too few hands on either side of the line to fit {', '.join(unfitted)}: study more"
-            " hands (--hands), or stronger ones (--min-points) for the upper lines."
-        )
+    sentence = unfitted_sentence(fitted, min_points)
+    if sentence is not None:
+        click.echo(sentence)
     click.echo(f"The barème agrees with the simulation's best bid on {summary['agreement']:.1%}")

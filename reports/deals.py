@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from tarot_advisor.analyzer import exact
 from tarot_advisor.analyzer.cards import IS_BOUT, IS_KING, IS_TRUMP, SUIT, trumps_and_excuse
 from tarot_advisor.analyzer.deal import deal, petit_sec
-from tarot_advisor.analyzer.game import BIDS, Contract, chien_size, hand_size, poignee_thresholds
+from tarot_advisor.analyzer.game import BIDS, chien_size, hand_size, poignee_thresholds
 from tarot_advisor.analyzer.heuristic import (
     GARDE_CONTRE_FROM,
     GARDE_FROM,
@@ -35,6 +35,8 @@ from tarot_advisor.analyzer.heuristic import (
 )
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
 from tarot_advisor.reports import charts
+from tarot_advisor.reports.charts import BID_LABELS
+from tarot_advisor.reports.formatting import percent, percent_error, signed
 from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 
 CHUNK_SIZE = 50_000
@@ -176,10 +178,10 @@ def statistics(study: DealStudy) -> pd.DataFrame:
 
 
 def bid_bands() -> list[tuple[str, float, float]]:
-    """``(label, low, high)`` of each bid of the barème, as point ranges ``low ≤ p < high``."""
-    labels = ["Pass"] + [contract.label for contract in Contract]
+    """``(bid, low, high)`` of each bid of the barème (:data:`~.game.BIDS`), as point ranges
+    ``low ≤ p < high``."""
     edges = [0, PRISE_FROM, GARDE_FROM, GARDE_SANS_FROM, GARDE_CONTRE_FROM, math.inf]
-    return [(label, edges[i], edges[i + 1]) for i, label in enumerate(labels)]
+    return [(bid, edges[i], edges[i + 1]) for i, bid in enumerate(BIDS)]
 
 
 def point_count_table(study: DealStudy) -> pd.DataFrame:
@@ -205,25 +207,41 @@ def _distribution_table(stats: pd.DataFrame, name: str) -> pd.DataFrame:
     return rows
 
 
-def _player_table(stats: pd.DataFrame, name: str) -> pd.DataFrame:
-    """The rows of one distribution, formatted for a reader: value, %, ± s.e., exact %, z."""
+def _player_table(stats: pd.DataFrame, name: str, header: str) -> pd.DataFrame:
+    """The rows of one distribution, for a reader: the value (under ``header``), then the
+    simulated share, its standard error, the exact probability and z."""
     rows = _distribution_table(stats, name)
-    return _format(rows.assign(name=rows["value"]))
+    return _format(rows.assign(name=rows["value"]), header)
 
 
-def _format(rows: pd.DataFrame) -> pd.DataFrame:
-    def percent(x: float | None, digits: int = 3) -> str:
-        if x is None or (isinstance(x, float) and math.isnan(x)):
-            return "–"
-        return f"{100 * x:.{digits}g} %"
+def _plain_names(players: int) -> dict[str, str]:
+    """The report's names of the single statistics, as a player says them."""
+    names = {f"heuristic_bid={bid}": BID_LABELS[bid] for bid in BIDS}
+    kinds = zip(("simple", "double", "triple"), poignee_thresholds(players), strict=True)
+    for kind, threshold in kinds:
+        poignee = f"{kind} poignée ({threshold}+ trumps, Excuse included)"
+        names[f"poignee_{kind}_in_hand"] = f"{poignee} in one hand"
+        names[f"poignee_{kind}_in_deal"] = f"{poignee} in some hand"
+    names |= {
+        "void_in_given_suit": "one hand void in a given suit (say ♠)",
+        "petit_sec_in_hand": "petit sec in one hand",
+        "petit_sec_in_deal": "petit sec in some hand (the deal is void)",
+    }
+    return names
 
+
+def _format(rows: pd.DataFrame, header: str, names: dict[str, str] | None = None) -> pd.DataFrame:
+    """Statistics rows as a reader's table: percentages (odds when tiny), plain headers."""
+    labels = rows["name"].astype(str)
+    if names is not None:
+        labels = labels.map(lambda name: names.get(name, name))
     return pd.DataFrame(
         {
-            "": rows["name"].astype(str),
-            "simulated": [percent(x) for x in rows["simulated"]],
-            "± s.e.": [percent(x, 2) for x in rows["stderr"]],
-            "exact": [percent(x) for x in rows["exact"]],
-            "z": ["–" if z is None or math.isnan(z) else f"{z:+.2f}" for z in rows["z"]],
+            header: labels.to_numpy(),
+            "simulated share": [percent(x) for x in rows["simulated"]],
+            "± standard error": [percent_error(x) for x in rows["stderr"]],
+            "exact probability": [percent(x) for x in rows["exact"]],
+            "z (standard errors from exact)": [signed(z) for z in rows["z"]],
         }
     )
 
@@ -236,12 +254,14 @@ def figures(study: DealStudy, stats: pd.DataFrame) -> dict[str, tuple[Figure, st
     chien = _distribution_table(stats, "bouts_in_chien")
     longest = _distribution_table(stats, "longest_suit_in_hand")
     bids = stats[stats["name"].str.startswith("heuristic_bid=")].assign(
-        bid=[label for label, _, _ in bid_bands()]
+        bid=[BID_LABELS[bid] for bid in BIDS]
     )
+    players = study.players
+    of = f"{players} players, {hand_size(players)} cards a hand"
     return {
         "trumps_in_hand": (
             charts.simulated_vs_exact(
-                trumps, "Trumps in one hand", "trumps (the Excuse not counted)"
+                trumps, f"Trumps in one hand ({of})", "trumps in the hand (the Excuse not counted)"
             ),
             "How many of the 21 trumps one hand holds: the bars are the simulated deals, the dots "
             "the exact probabilities; they should agree within the error bars.",
@@ -251,25 +271,32 @@ def figures(study: DealStudy, stats: pd.DataFrame) -> dict[str, tuple[Figure, st
                 study.counts["points"] / n,
                 study.counts["points_with_distribution"] / n,
                 bid_bands(),
+                f"The barème's point count of one hand ({of})",
             ),
             "The barème's point count of one hand; the shaded bands are the bids it suggests "
             "(voids and singletons, the red line, count only toward Garde Sans and Garde Contre).",
         ),
         "heuristic_bids": (
-            charts.shares_chart(bids, "Bid suggested by the point count", "bid"),
+            charts.shares_chart(bids, f"Bid the barème suggests ({of})", "bid"),
             "How often the point count tells one hand to pass or to bid each contract.",
         ),
         "bouts_in_hand": (
-            charts.simulated_vs_exact(bouts, "Bouts in one hand", "bouts"),
+            charts.simulated_vs_exact(
+                bouts, f"Bouts in one hand ({of})", "bouts in the hand (Petit, 21, Excuse)"
+            ),
             "How many of the three bouts (Petit, 21, Excuse) one hand holds, simulated and exact.",
         ),
         "bouts_in_chien": (
-            charts.simulated_vs_exact(chien, "Bouts in the chien", "bouts"),
+            charts.simulated_vs_exact(
+                chien,
+                f"Bouts in the chien ({players} players, a chien of {chien_size(players)})",
+                "bouts in the chien",
+            ),
             "How many bouts lie in the chien, simulated and exact.",
         ),
         "longest_suit": (
             charts.simulated_vs_exact(
-                longest, "Longest suit of one hand", "cards in the longest suit"
+                longest, f"Longest suit of one hand ({of})", "cards in the longest plain suit"
             ),
             "The length of one hand's longest plain suit, simulated and exact.",
         ),
@@ -288,13 +315,16 @@ _SECTIONS = (
     ),
 )
 """The report's sections: title, charts (file stems), distribution tables."""
-_TABLE_NOTES = {
-    "bouts_in_hand": "Bouts in one hand.",
-    "bouts_in_chien": "Bouts in the chien.",
-    "longest_suit_in_hand": "Cards in the longest plain suit.",
-    "voids_in_hand": "Number of void suits.",
-    "singletons_in_hand": "Number of singleton suits.",
+_TABLE_HEADERS = {
+    "trumps_in_hand": "trumps",
+    "bouts_in_hand": "bouts in the hand",
+    "bouts_in_chien": "bouts in the chien",
+    "kings_in_hand": "kings",
+    "longest_suit_in_hand": "cards in the longest suit",
+    "voids_in_hand": "void suits",
+    "singletons_in_hand": "singleton suits",
 }
+"""The first column's header of each distribution's table."""
 
 
 def write_deal_report(
@@ -344,15 +374,16 @@ def write_deal_report(
             figure, caption = charts_by_stem[stem]
             report.figure((out / f"{stem}.png").read_bytes(), caption)
         for name in table_names:
-            report.table(_player_table(stats, name), _TABLE_NOTES.get(name))
-    report.heading("Bids suggested by the point count")
-    report.table(_format(stats[stats["name"].str.startswith("heuristic_bid=")]))
+            report.table(_player_table(stats, name, _TABLE_HEADERS[name]))
+    names = _plain_names(study.players)
+    report.heading("Bids the barème suggests")
+    report.table(_format(stats[stats["name"].str.startswith("heuristic_bid=")], "bid", names))
     report.heading("Poignées, petit sec and voids")
     report.table(
-        _format(stats[~stats["name"].str.contains("=")]),
-        "'in_hand' is one given hand; 'in_deal' is any hand of the deal. A poignée counts the "
-        "trumps and the Excuse; petit sec is the Petit as the only trump without the Excuse "
-        "(the deal is then void).",
+        _format(stats[~stats["name"].str.contains("=")], "what", names),
+        "'One hand' is one given hand; 'some hand' is any hand of the deal. A poignée counts "
+        "the trumps and the Excuse; petit sec is the Petit as the only trump without the Excuse "
+        "(the deal is then void). Probabilities below 1 in 10,000 are given as odds.",
     )
     report.write(out / "report.html")
     return summary

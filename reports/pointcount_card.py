@@ -155,12 +155,14 @@ def card(table: CountTable, held_out: pd.DataFrame, examples: list[Example]) -> 
         xerr=rows["regret_se"],
         color=[METHOD_COLOURS[m] for m in rows.index],
     )
-    for position, value in zip(positions, rows["regret"], strict=True):
-        axes.text(value, position, f"  {value:.1f}", va="center", fontsize=9)
+    # Each label after its error bar, never on it.
+    ends = rows["regret"] + rows["regret_se"]
+    for position, value, end in zip(positions, rows["regret"], ends, strict=True):
+        axes.text(end, position, f"  {value:.1f}", va="center", fontsize=9)
     axes.set_yticks(positions, [METHOD_LABELS[m] for m in rows.index])
     axes.invert_yaxis()
     axes.set_xlabel("points lost per hand vs the simulation's best bid (held out, ± 1 SE)")
-    axes.set_xlim(0, float((rows["regret"] + rows["regret_se"]).max()) * 1.25)
-    axes.set_title("Regret by method", fontsize=10)
+    axes.set_xlim(0, float(ends.max()) * 1.3)
+    axes.set_title("Points lost per hand against the best bid", fontsize=10)
     axes.grid(axis="x", alpha=0.3)
     return figure

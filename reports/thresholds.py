@@ -83,17 +83,49 @@ def _confusion_table(table: pd.DataFrame) -> pd.DataFrame:
     return shown.reset_index().rename(columns={"index": "barème \\ simulation"})
 
 
-def _threshold_table(fits: dict) -> pd.DataFrame:
-    def show(x: float | None) -> str:
-        return "–" if x is None else f"{x:.1f}"
+VARIABLE_WORDS = {
+    "points": "points without distribution",
+    "points_with_distribution": "points with voids and singletons",
+}
 
+
+def left_out(name: str, min_points: int) -> bool:
+    """Whether the fit of ``name`` is left out on purpose: a study of strong hands only
+    (``min_points``) fits only the lines read against the points with distribution."""
+    variable = {contract: v for contract, _, v in FITS}[name]
+    return bool(min_points) and variable != "points_with_distribution"
+
+
+def unfitted_sentence(fitted: dict, min_points: int) -> str | None:
+    """The sentence that says which lines a study was too small to fit, and what to do;
+    ``fitted``: ``{contract: {"value": …}}``."""
+    unfitted = [
+        LABELS[name]
+        for name, fit in fitted.items()
+        if fit["value"] is None and not left_out(name, min_points)
+    ]
+    if not unfitted:
+        return None
+    return (
+        f"Too few hands on either side of the line to fit {', '.join(unfitted)}: study more "
+        "hands (--hands), or stronger ones (--min-points) for the upper lines."
+    )
+
+
+def _fitted(name: str, fit: dict, min_points: int) -> str:
+    if fit["value"] is not None:
+        return f"{fit['value']:.1f}"
+    return "not fitted (strong hands only)" if left_out(name, min_points) else "too few hands"
+
+
+def _threshold_table(fits: dict, min_points: int) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "contract": [LABELS[name] for name, _, _ in FITS],
             "overtakes": ["Pass" if p is None else LABELS[p] for _, p, _ in FITS],
-            "read against": [v for _, _, v in FITS],
-            "barème": [HEURISTIC_THRESHOLDS[name] for name, _, _ in FITS],
-            "fitted": [show(fits[name]["value"]) for name, _, _ in FITS],
+            "read against": [VARIABLE_WORDS[v] for _, _, v in FITS],
+            "barème's line": [HEURISTIC_THRESHOLDS[name] for name, _, _ in FITS],
+            "fitted line": [_fitted(name, fits[name], min_points) for name, _, _ in FITS],
             "95 % interval": [
                 "–" if fits[n]["low"] is None else f"{fits[n]['low']:.1f} – {fits[n]['high']:.1f}"
                 for n, _, _ in FITS
@@ -128,24 +160,24 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
     )
     charts_by_stem = {
         "p_make": (
-            p_make_chart(frame),
+            p_make_chart(frame, players),
             "The chance of making each contract, averaged over the hands of each 4-point bin "
             "(95 % band), against the point count; dotted lines are the barème's thresholds "
             "(Prise and Garde are played alike, so their curves coincide).",
         ),
         "expected_score": (
-            expected_score_chart(frame, summary["fitted_thresholds"]),
+            expected_score_chart(frame, summary["fitted_thresholds"], players),
             "The taker's expected score of each contract by point-count bin (95 % band); dashed "
             "lines mark where the fit finds each contract overtaking the previous one, dotted "
             "lines the barème's thresholds.",
         ),
         "best_share": (
-            best_share_chart(frame),
+            best_share_chart(frame, players),
             "For each 5-point bin, the share of hands whose best bid (highest expected score, "
             "pass if none is positive) is each contract.",
         ),
         "confusion": (
-            confusion_chart(table, rate),
+            confusion_chart(table, rate, players),
             "How many hands the barème sends to each bid (rows) against the simulation's best "
             "bid (columns); the diagonal is agreement.",
         ),
@@ -177,7 +209,10 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
         css_class="note",
     )
     report.heading("Fitted thresholds")
-    report.table(_threshold_table(fits))
+    report.table(_threshold_table(fits, parameters.min_points))
+    sentence = unfitted_sentence(fits, parameters.min_points)
+    if sentence is not None:
+        report.paragraph(sentence)
     report.paragraph(
         "Prise and Garde are played the same way and Garde doubles every term of the score "
         "but the unannounced chelem's bonus, so in expectation Garde beats Prise exactly where "

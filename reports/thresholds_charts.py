@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from tarot_advisor.analyzer.cards import parse_cards, trumps_and_excuse
@@ -15,6 +16,8 @@ from tarot_advisor.reports.thresholds_fit import HEURISTIC_THRESHOLDS
 
 BIN_WIDTH = 4
 COLOURS, LABELS = charts.BID_COLOURS, charts.BID_LABELS
+LABEL_BOX = {"facecolor": "white", "alpha": 0.7, "edgecolor": "none", "pad": 1}
+"""Behind a label drawn over curves: they stay readable."""
 
 
 def trumps_in_hand(frame: pd.DataFrame) -> np.ndarray:
@@ -50,61 +53,110 @@ def binned_means(x: np.ndarray, y: np.ndarray, width: int = BIN_WIDTH) -> pd.Dat
     return pd.DataFrame(rows, columns=list(columns)).astype(columns)
 
 
-def _band(axes, table: pd.DataFrame, key: str, label: str) -> None:
-    axes.plot(table["centre"], table["mean"], "-o", ms=3, color=COLOURS[key], label=label)
-    axes.fill_between(table["centre"], table["low"], table["high"], color=COLOURS[key], alpha=0.2)
+def _band(axes: Axes, table: pd.DataFrame, key: str, label: str, scale: float = 1.0) -> None:
+    axes.plot(table["centre"], scale * table["mean"], "-o", ms=3, color=COLOURS[key], label=label)
+    axes.fill_between(
+        table["centre"], scale * table["low"], scale * table["high"], color=COLOURS[key], alpha=0.2
+    )
 
 
-def _heuristic_lines(axes, names: tuple[str, ...]) -> None:
+def _heuristic_lines(axes: Axes, names: tuple[str, ...]) -> None:
+    """The barème's lines, dotted, each named along its line from the top (upright names
+    would run into each other where two lines are close)."""
     for name in names:
-        axes.axvline(HEURISTIC_THRESHOLDS[name], color=COLOURS[name], ls=":", lw=1.2)
+        value = HEURISTIC_THRESHOLDS[name]
+        axes.axvline(value, color=COLOURS[name], ls=":", lw=1.2)
         axes.text(
-            HEURISTIC_THRESHOLDS[name],
-            1.0,
-            f" {HEURISTIC_THRESHOLDS[name]}",
-            fontsize=8,
+            value,
+            0.98,
+            f"barème {LABELS[name]} {value}",
+            rotation=90,
+            fontsize=7,
+            ha="right",
+            va="top",
+            color=COLOURS[name],
             transform=axes.get_xaxis_transform(),
-            va="bottom",
+            bbox=LABEL_BOX,
         )
 
 
+def _widen_to_lines(axes: Axes, names: tuple[str, ...]) -> None:
+    """The x range stretched to show the barème's lines, even beyond the hands studied."""
+    low, high = axes.get_xlim()
+    lines = [HEURISTIC_THRESHOLDS[name] for name in names]
+    axes.set_xlim(min(low, min(lines) - 3), max(high, max(lines) + 3))
+
+
+def _too_few(axes: Axes, tables: list[pd.DataFrame]) -> bool:
+    """Says so in the axes when no bin holds enough hands to draw; True then."""
+    if any(len(table) for table in tables):
+        return False
+    axes.text(
+        0.5,
+        0.5,
+        "too few hands to draw\n(at least 3 in a bin of 4 points)",
+        ha="center",
+        va="center",
+        transform=axes.transAxes,
+        color="#555555",
+    )
+    return True
+
+
+def _of(players: int, hands: int) -> str:
+    return f"{players} players, {hands:,} hands"
+
+
 _PANELS = (
-    ("points", ("prise", "garde"), "points (barème, no distribution)"),
+    ("points", ("prise", "garde"), "points of the barème, without distribution"),
     (
         "points_with_distribution",
         ("garde_sans", "garde_contre"),
-        "points with voids and singletons",
+        "points of the barème with voids and singletons",
     ),
 )
 
 
-def p_make_chart(frame: pd.DataFrame) -> Figure:
-    figure = Figure(figsize=(10, 4))
+def p_make_chart(frame: pd.DataFrame, players: int) -> Figure:
+    """P(make) by point-count bin. Prise and Garde are played alike, so their chances are one
+    curve."""
+    figure = Figure(figsize=(10, 4.2), layout="constrained")
     panels = figure.subplots(1, 2, sharey=True)
     for axes, (variable, names, xlabel) in zip(panels, _PANELS, strict=True):
-        for name in names:
-            table = binned_means(
-                frame[variable].to_numpy(float), frame[f"p_make_{name}"].to_numpy(float)
-            )
-            _band(axes, table, name, LABELS[name])
+        x = frame[variable].to_numpy(float)
+        tables = [binned_means(x, frame[f"p_make_{name}"].to_numpy(float)) for name in names]
+        if names == ("prise", "garde"):
+            _band(axes, tables[1], "garde", "Prise and Garde (played alike)", 100)
+        else:
+            for name, table in zip(names, tables, strict=True):
+                _band(axes, table, name, LABELS[name], 100)
+        empty = _too_few(axes, tables)
         _heuristic_lines(axes, names)
+        _widen_to_lines(axes, names)
         axes.set_xlabel(xlabel)
         axes.grid(alpha=0.3)
-        axes.legend(frameon=False, loc="upper left")
-    panels[0].set_ylabel("P(make), mean over hands")
-    panels[0].set_ylim(-0.02, 1.02)
+        if not empty:
+            axes.legend(frameon=False, loc="upper left", fontsize=8)
+    panels[0].set_ylabel("chance of making the contract (%)")
+    panels[0].set_ylim(-2, 102)
+    figure.suptitle(
+        f"Chance of making each contract, by point count ({_of(players, len(frame))}; "
+        "dotted: the barème's lines)",
+        fontsize=11,
+    )
     return figure
 
 
-def expected_score_chart(frame: pd.DataFrame, fits: dict) -> Figure:
-    figure = Figure(figsize=(10, 4.2))
+def expected_score_chart(frame: pd.DataFrame, fits: dict, players: int) -> Figure:
+    figure = Figure(figsize=(10, 4.4), layout="constrained")
     panels = figure.subplots(1, 2)
     shown = (("prise", "garde"), ("garde", "garde_sans", "garde_contre"))
     for axes, (variable, fitted, xlabel), names in zip(panels, _PANELS, shown, strict=True):
         x = frame[variable].to_numpy(float)
-        for name in names:
-            table = binned_means(x, frame[f"expected_score_{name}"].to_numpy(float))
+        tables = [binned_means(x, frame[f"expected_score_{n}"].to_numpy(float)) for n in names]
+        for name, table in zip(names, tables, strict=True):
             _band(axes, table, name, LABELS[name])
+        empty = _too_few(axes, tables)
         axes.axhline(0, color=COLOURS["pass"], lw=1, label="Pass (0)")
         for height, name in zip((0.02, 0.5), fitted, strict=True):
             value = fits[name]["value"]
@@ -114,46 +166,65 @@ def expected_score_chart(frame: pd.DataFrame, fits: dict) -> Figure:
                 axes.text(
                     value,
                     height,
-                    f" {LABELS[name]} {value:.0f}",
+                    f" fitted {LABELS[name]} {value:.0f}",
                     rotation=90,
                     fontsize=8,
                     transform=axes.get_xaxis_transform(),
                     color=COLOURS[name],
+                    bbox=LABEL_BOX,
                 )
         _heuristic_lines(axes, fitted)
+        _widen_to_lines(axes, fitted)
         axes.set_xlabel(xlabel)
         axes.grid(alpha=0.3)
-        axes.legend(frameon=False, loc="upper left", fontsize=8)
-    panels[0].set_ylabel("expected score of the taker")
+        if not empty:
+            axes.legend(frameon=False, loc="upper left", fontsize=8)
+    panels[0].set_ylabel("taker's expected score (points per deal)")
+    figure.suptitle(
+        f"The taker's expected score, by point count ({_of(players, len(frame))}; dashed: "
+        "fitted lines, dotted: the barème's)",
+        fontsize=11,
+    )
     return figure
 
 
-def best_share_chart(frame: pd.DataFrame, width: int = 5) -> Figure:
-    figure = Figure(figsize=(9, 3.8))
+def best_share_chart(frame: pd.DataFrame, players: int, width: int = 5) -> Figure:
+    figure = Figure(figsize=(9, 4), layout="constrained")
     axes = figure.subplots()
     bins = (frame["points"] // width * width).to_numpy()
     shares = pd.crosstab(bins, frame["best_contract"], normalize="index")
     shares = shares.reindex(columns=list(BIDS), fill_value=0.0)
     bottom = np.zeros(len(shares))
     for bid in BIDS:
+        if not shares[bid].any():
+            continue  # never the best bid: no bar, so no name in the legend
         axes.bar(
             shares.index + width / 2,
-            shares[bid],
+            100 * shares[bid],
             width=width * 0.9,
             bottom=bottom,
             color=COLOURS[bid],
             label=LABELS[bid],
         )
-        bottom += shares[bid].to_numpy()
-    _heuristic_lines(axes, ("prise", "garde", "garde_sans", "garde_contre"))
-    axes.set_xlabel("points (barème, no distribution)")
-    axes.set_ylabel("share of hands")
-    axes.legend(frameon=False, fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
+        bottom += 100 * shares[bid].to_numpy()
+    _too_few(axes, [shares])
+    names = ("prise", "garde", "garde_sans", "garde_contre")
+    _heuristic_lines(axes, names)
+    _widen_to_lines(axes, names)
+    axes.set_xlabel("points of the barème, without distribution")
+    axes.set_ylabel("share of the bin's hands (%)")
+    axes.set_title(
+        f"The best bid by point count ({_of(players, len(frame))}, bins of {width} points; "
+        "dotted: the barème's lines)",
+        fontsize=11,
+    )
+    if len(shares):
+        axes.legend(frameon=False, fontsize=8, loc="center left", bbox_to_anchor=(1, 0.5))
     return figure
 
 
-def confusion_chart(table: pd.DataFrame, rate: float) -> Figure:
-    figure = Figure(figsize=(6, 4.8))
+def confusion_chart(table: pd.DataFrame, rate: float, players: int) -> Figure:
+    figure = Figure(figsize=(6, 5), layout="constrained")
     axes = figure.subplots()
     values = table.to_numpy()
     axes.imshow(values, cmap="Blues")
@@ -164,28 +235,45 @@ def confusion_chart(table: pd.DataFrame, rate: float) -> Figure:
     labels = [LABELS[b] for b in BIDS]
     axes.set_xticks(range(len(BIDS)), labels, rotation=30, ha="right")
     axes.set_yticks(range(len(BIDS)), labels)
-    axes.set_xlabel("simulation's best bid")
-    axes.set_ylabel("heuristic bid")
-    axes.set_title(f"Agreement: {100 * rate:.1f} % of hands")
+    axes.set_xlabel("the simulation's best bid")
+    axes.set_ylabel("the barème's bid")
+    axes.set_title(
+        f"Hands by bid ({_of(players, int(values.sum()))}): the barème agrees on "
+        f"{100 * rate:.1f} %",
+        fontsize=11,
+    )
     return figure
 
 
 def poignee_chart(frame: pd.DataFrame, players: int) -> Figure:
-    figure = Figure(figsize=(7, 3.8))
+    figure = Figure(figsize=(7, 4), layout="constrained")
     axes = figure.subplots()
     table = binned_means(
         trumps_in_hand(frame).astype(float), frame["poignee_gain"].to_numpy(float), width=1
     )
+    centres = table["centre"] - 0.5
     axes.bar(
-        table["centre"] - 0.5,
+        centres,
         table["mean"],
         color=charts.SIMULATED_COLOUR,
         alpha=0.8,
         yerr=[table["mean"] - table["low"], table["high"] - table["mean"]],
+        capsize=3,
+        label="mean gain (95% interval)",
     )
-    for centre, high, hands in zip(table["centre"], table["high"], table["hands"], strict=True):
-        axes.text(centre - 0.5, high, f"{hands}", ha="center", va="bottom", fontsize=7)
+    for centre, high, hands in zip(centres, table["high"], table["hands"], strict=True):
+        axes.text(centre, high, f"{hands} hands", ha="center", va="bottom", fontsize=7)
+    if not _too_few(axes, [table]):
+        axes.set_xticks(centres.astype(int))
     axes.axhline(0, color="#555555", lw=1)
-    axes.set_xlabel(f"trumps and Excuse in the hand ({hand_size(players)} cards)")
-    axes.set_ylabel("E[shown] − E[hidden]")
+    axes.set_xlabel(
+        f"trumps and Excuse in the hand before the chien ({hand_size(players)} cards a hand)"
+    )
+    axes.set_ylabel("gain from showing (points per deal)")
+    axes.set_title(
+        f"What showing the poignée is worth ({players} players, "
+        f"{int(table['hands'].sum()):,} hands that could show one)",
+        fontsize=11,
+        pad=12,
+    )
     return figure
