@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,25 +28,53 @@ _PLANS = np.array(list(itertools.product(range(3), repeat=4)), np.int64)
 """(81, 4): every plan, the state of each suit."""
 ROI_SEC_GUARDS = 3
 """A king suit is emptied down to the lone king only when it has at most this many other cards."""
-VOID, ROI_SEC, SINGLETON_VALUE = 1000, 500, 400
-"""What a plan counts for a void, a roi sec and a singleton (beside the doubled points it puts
-in the écart, and less 10 a card it spends)."""
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the écart weighs the shape of the hand against points.
+
+    A plan counts ``void``, ``roi_sec`` and ``singleton`` for each void, roi sec and singleton
+    it makes (``None``: never make one), ``points`` for each doubled point of the cards it
+    throws, and ``card`` for each card it spends; ``keep_masters``: whether the honours that
+    follow a king unbroken (R D, R D C…) stay in the hand."""
+
+    void: int
+    roi_sec: int | None
+    singleton: int | None
+    points: int
+    card: int
+    keep_masters: bool
+
+
+STYLES = {
+    6: Style(void=1000, roi_sec=500, singleton=400, points=-5, card=0, keep_masters=True),
+    3: Style(void=15, roi_sec=None, singleton=None, points=1, card=-10, keep_masters=False),
+}
+"""By the size of the écart. With 3 and 4 players (6 cards) the shape comes first, and of two
+plans that make it, the one throwing the fewer points (the honours left go to points after,
+or make tricks); with 5 (3 cards, and four other hands that run short of a suit sooner) a
+void must pay for itself in points, a roi sec or a singleton loses, and a dame behind its king
+is safer in the écart. Every value was chosen by the écart duel (README) on deals of other
+seeds than its figures."""
 
 
 class GreedyEcart:
-    """The engine's écart: make voids, then save points, keeping kings and trumps.
+    """The engine's écart: shape the hand (voids), then save points, keeping kings and trumps.
 
-    A void lets the taker trump the suit, so the écart first empties whole suits: as many as it
-    can of the suits without a king (two voids before one), and beside them the king suits of
-    at most :data:`ROI_SEC_GUARDS` other cards, whose small cards go so that the king stands
-    alone ("roi sec": it wins the first round of its suit, after which the suit is a void too);
-    a true void counts for more than a roi sec. Among plans that make as many voids, the one
-    spending the fewest cards, and then saving the most points, wins: the cards left over go
-    to points. Those are the honours of the suits without a king, the most valuable first (a
-    dame or cavalier there would likely fall to a defender's king, while in the écart it counts
-    for the taker), then the shortest suits' cards, and the king suits' last, never the honours
-    that follow the king unbroken (R D, R D C…: masters that make tricks). Trumps go only when
-    there are not enough other cards (the rules' case), the lowest first and never a bout.
+    A void lets the taker trump the suit, so the écart first plans the shape of the hand: per
+    suit, keep it, empty it, or leave it a singleton (its lowest card: one round, then a void).
+    A suit with a king is emptied but for the king, and only when it has at most
+    :data:`ROI_SEC_GUARDS` other cards ("roi sec": the king wins the first round, then the suit
+    is void too). Every plan that fits in the écart is scored at once, as :data:`STYLES` says
+    for the size of the écart: with 3 or 4 players two voids before one, a void before a roi
+    sec before a singleton, and of plans making the same shape the one throwing the fewer
+    points; with 5 the points weigh more. The cards left over go to points: the most valuable
+    first (a dame or cavalier without its king would likely fall to a defender's king, while
+    in the écart it counts for the taker), then the shortest suits' small cards, never a king
+    (nor, with 3 or 4 players, the honours that follow the king unbroken: R D, R D C…, masters
+    that make tricks). Trumps go only when there are not enough other cards (the rules' case),
+    the lowest first and never a bout.
 
     Measured against :class:`ShortSuitsEcart`, the engine's écart before, by
     ``tarot-report duel --ecart greedy --against-ecart short-suits`` (README).
@@ -68,12 +97,13 @@ class GreedyEcart:
         lowest_points2 = np.stack(
             [bb.points2(lowest & mask, np.zeros_like(lowest)) for mask in bb.SUIT_LO], axis=1
         )
-        state = _plan(length, king, points2, lowest_points2, count)[:, _BIT_SUIT]
+        style = STYLES[count]
+        state = _plan(length, king, points2, lowest_points2, count, style)[:, _BIT_SUIT]
         spared = state == SINGLETON
         in_plan = (state == EMPTY) | (spared & (_holds(lowest) == 0))
-        suit_key = (1000 * king + length).astype(np.int32)
-        masters = _masters_below_king(holds)
-        key = suit_key[:, _BIT_SUIT] - 10 * _BIT_POINTS2 + np.int32(500) * masters
+        key = length.astype(np.int32)[:, _BIT_SUIT] - 10 * _BIT_POINTS2
+        if style.keep_masters:
+            key += np.int32(500) * _masters_below_king(holds)
         key -= np.int32(_IN_PLAN) * in_plan
         return _lowest_keys(holds, key, hand_hi, count)
 
@@ -84,9 +114,10 @@ def _plan(
     points2: np.ndarray,
     lowest_points2: np.ndarray,
     count: int,
+    style: Style,
 ) -> np.ndarray:
     """(N, 4) the state of each suit (:data:`KEEP`, :data:`EMPTY`, :data:`SINGLETON`) in the
-    best plan that fits in ``count`` cards (the first of equals).
+    best plan that fits in ``count`` cards (the first of equals), as ``style`` weighs them.
 
     ``length``, ``points2``, ``lowest_points2``: (N, 4) the cards, doubled points, and doubled
     points of the lowest card of each suit; ``king``: (N, 4) bool."""
@@ -94,12 +125,21 @@ def _plan(
     value = np.zeros((n, 4, 3), np.int64)
     cost = np.zeros((n, 4, 3), np.int64)
     spent = length - king
-    value[:, :, EMPTY] = np.where(king, ROI_SEC, VOID) + points2 - 9 * king - 10 * spent
-    cost[:, :, EMPTY] = spent + 100 * ~(
-        (~king & (length > 0)) | (king & (length > 1) & (spent <= ROI_SEC_GUARDS))
-    )  # an impossible state never fits
-    value[:, :, SINGLETON] = SINGLETON_VALUE + points2 - lowest_points2 - 10 * (length - 1)
-    cost[:, :, SINGLETON] = length - 1 + 100 * (king | (length < 2))
+    roi_sec = (
+        np.zeros_like(king)
+        if style.roi_sec is None
+        else king & (length > 1) & (spent <= ROI_SEC_GUARDS)
+    )
+    shape = np.where(king, style.roi_sec or 0, style.void)
+    value[:, :, EMPTY] = shape + style.points * (points2 - 9 * king) + style.card * spent
+    # An impossible state costs more than any écart: it never fits.
+    cost[:, :, EMPTY] = spent + 100 * ~((~king & (length > 0)) | roi_sec)
+    value[:, :, SINGLETON] = (
+        (style.singleton or 0)
+        + style.points * (points2 - lowest_points2)
+        + style.card * (length - 1)
+    )
+    cost[:, :, SINGLETON] = length - 1 + 100 * (king | (length < 2) | (style.singleton is None))
     # (81, N), summed suit by suit: each plan's value, times 128 plus its reversed index so that
     # the maximum also names the first best plan.
     # Plan a * 9 + b sets the first two suits by a, the last two by b: the 9 plans of each b at
