@@ -159,7 +159,7 @@ def play(
 
     for trick in range(table.n_tricks):
         table.trick = trick
-        tally.leaders[:, trick] = table.seat[0]
+        tally.leaders[trick] = table.seat[0]
         for position in range(players):
             legal_lo, legal_hi = table.legal()
             turn = Turn(table, position, legal_lo, legal_hi)
@@ -188,7 +188,7 @@ def play(
         poignee_bonus=vector_rules.poignee_bonus(shown_hi, players).sum(axis=0),
         played_lo=tally.played_lo,
         played_hi=tally.played_hi,
-        leaders=tally.leaders,
+        leaders=np.ascontiguousarray(tally.leaders.T),
         chien=np.asarray(deals.chien),
         discard=discard,
         shown_hi=shown_hi,
@@ -207,7 +207,7 @@ class _Tally:
         self.exchange2 = np.zeros(n_deals, np.int64)  # half points moved to the taker's side
         self.petit_trick_side = np.zeros((n_tricks, n_deals), np.int8)  # ±1 winner of the Petit
         self.won_by_excuse = np.zeros(n_deals, bool)
-        self.leaders = np.zeros((n_deals, n_tricks), np.int64)
+        self.leaders = np.zeros((n_tricks, n_deals), np.int64)  # (T, N): a trick's is one row
         # Every card played, in order, as a one-bit pair: (T·n, N) uint64.
         self.played_lo = np.zeros((n_tricks * players, n_deals), U64)
         self.played_hi = np.zeros((n_tricks * players, n_deals), U64)

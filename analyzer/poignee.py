@@ -22,19 +22,27 @@ class GreedyPoignee:
         for threshold in poignee_thresholds(players):
             need = bb.select(count >= threshold, threshold, need)
         shown = np.zeros(len(hand_hi), U64)
-        remaining = need.copy()
-        for group in (
-            hand_hi & bb.MIDDLE_TRUMPS_HI,
-            hand_hi & bb.TWENTY_ONE_HI,
-            hand_hi & bb.PETIT_HI,
-        ):
-            group = group.copy()
-            for _ in range(int(remaining.max(initial=0))):
-                take = (remaining > 0) & (group != ZERO)
-                if not take.any():
-                    break
-                single = bb.lowest(group)
-                shown |= bb.keep(take, single)
-                group = bb.select(take, group ^ single, group)
-                remaining -= take
-        return shown | bb.keep(remaining > 0, hand_hi & bb.EXCUSE_HI)
+        allowed = np.flatnonzero(need)  # few hands allow one: only they are worked on
+        shown[allowed] = _show(hand_hi[allowed], need[allowed])
+        return shown
+
+
+def _show(hand_hi: np.ndarray, need: np.ndarray) -> np.ndarray:
+    """(N,) uint64 ``need`` (N,) cards of each hand shown in the order of :class:`GreedyPoignee`."""
+    shown = np.zeros(len(hand_hi), U64)
+    remaining = need.copy()
+    for group in (
+        hand_hi & bb.MIDDLE_TRUMPS_HI,
+        hand_hi & bb.TWENTY_ONE_HI,
+        hand_hi & bb.PETIT_HI,
+    ):
+        group = group.copy()
+        for _ in range(int(remaining.max(initial=0))):
+            take = (remaining > 0) & (group != ZERO)
+            if not take.any():
+                break
+            single = bb.lowest(group)
+            shown |= bb.keep(take, single)
+            group = bb.select(take, group ^ single, group)
+            remaining -= take
+    return shown | bb.keep(remaining > 0, hand_hi & bb.EXCUSE_HI)
