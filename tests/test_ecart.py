@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tarot_advisor.analyzer import bitboard as bb
-from tarot_advisor.analyzer.cards import format_cards, parse_cards
+from tarot_advisor.analyzer.cards import EXCUSE, IS_KING, IS_TRUMP, format_cards, parse_cards
 from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.ecart import ECARTS, GreedyEcart, ShortSuitsEcart
 from tarot_advisor.analyzer.rules import check_discard
@@ -27,6 +27,26 @@ def test_every_ecart_of_random_hands_is_legal_for_the_referee(name):
         for row in range(len(pool)):
             ecart = bb.to_cards(ecart_lo[row], ecart_hi[row])
             check_discard(pool[row].tolist(), ecart, players)
+
+
+@pytest.mark.parametrize("name", list(ECARTS))
+def test_hands_of_trumps_and_kings_discard_legally_too(name):
+    # Pools of few plain cards (up to 8 beside the 26 trumps, Excuse and kings), so that trumps
+    # are often forced: every écart the referee accepts, with 3, 4 and 5 players.
+    rng = np.random.default_rng(4)
+    trumps_and_kings = np.flatnonzero(IS_TRUMP | IS_KING | (np.arange(78) == EXCUSE))
+    plain = np.flatnonzero(~(IS_TRUMP | IS_KING) & (np.arange(78) != EXCUSE))
+    for players, size, pool_size in ((3, 6, 30), (4, 6, 24), (5, 3, 18)):
+        pools = []
+        for _ in range(200):
+            n_plain = int(rng.integers(max(0, pool_size - 26), 9))
+            cards = [*rng.choice(plain, n_plain, replace=False)]
+            cards += [*rng.choice(trumps_and_kings, pool_size - n_plain, replace=False)]
+            pools.append(cards)
+        lo, hi = bb.from_cards(np.array(pools))
+        ecart_lo, ecart_hi = ECARTS[name]().choose(lo, hi, size)
+        for row, pool in enumerate(pools):
+            check_discard(pool, bb.to_cards(ecart_lo[row], ecart_hi[row]), players)
 
 
 def test_two_short_suits_without_a_king_go_whole_to_make_two_voids():
