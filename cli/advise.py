@@ -15,19 +15,12 @@ from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.hand import HandError
 from tarot_advisor.analyzer.hand_samples import CHUNK
 from tarot_advisor.analyzer.policies import POLICIES
-from tarot_advisor.analyzer.record import dumps_records
 from tarot_advisor.analyzer.stats import Estimate
+from tarot_advisor.cli.advise_outputs import check_plot, check_sizes, write_plot, write_records
 from tarot_advisor.cli.advise_reading import difference, proportion, reading_lines
 from tarot_advisor.cli.auction_view import auction_lines
 from tarot_advisor.cli.ecart_view import ECART_SAMPLES, advise_ecart
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
-from tarot_advisor.cli.limits import (
-    check_disk,
-    check_memory,
-    check_output_file,
-    write_bytes_atomically,
-    write_text_atomically,
-)
 from tarot_advisor.cli.options import (
     command,
     jobs_option,
@@ -183,55 +176,6 @@ def _advice_line(analysis: Analysis) -> str:
     return line
 
 
-MEMORY_PER_SAMPLE = {3: 150, 4: 150, 5: 300}
-"""Bytes of memory a sample's outcomes take (measured: 68 with 4 players, 238 with 5)."""
-DUMP_MEMORY_PER_SAMPLE = {3: 90_000, 4: 90_000, 5: 330_000}
-"""Bytes of memory a sample's deal records take until written (measured: 84 kB with 4 players,
-six records; 325 kB with 5 players, 24 records)."""
-DUMP_DISK_PER_SAMPLE = {3: 7_500, 4: 7_500, 5: 30_000}
-"""Bytes of disk a sample's deal records take (about 1.2 kB a record)."""
-
-
-def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
-    """Refuses, before any work, a run that cannot fit in memory or on disk."""
-    per_sample = MEMORY_PER_SAMPLE[players]
-    if dump_deals is not None:
-        check_output_file("--dump-deals", dump_deals)
-        per_sample += DUMP_MEMORY_PER_SAMPLE[players]
-        check_disk("--dump-deals", dump_deals, samples * DUMP_DISK_PER_SAMPLE[players])
-    what = "sample with its deal records" if dump_deals is not None else "sample"
-    check_memory("--samples", samples, per_sample, what)
-
-
-PLOT_KINDS = (".png", ".html")
-
-
-def check_plot(path: Path, chien: str | None) -> None:
-    """Refuses, before any work, a ``--plot`` file that is neither PNG nor HTML or cannot be
-    written."""
-    if chien is not None:
-        fail("--plot draws the bid's analysis, not the écart's: leave out --chien or --plot")
-    if path.suffix.lower() not in PLOT_KINDS:
-        fail(f"--plot {path}: give a file ending in .png or .html")
-    check_output_file("--plot", path)
-
-
-def write_plot(path: Path, analysis: Analysis, text: str) -> None:
-    """Draw ``analysis`` into ``path`` (PNG, or HTML with ``text``), whole or not at all."""
-    # matplotlib costs ~0.5 s to import: only a run that plots pays it.
-    from tarot_advisor.reports.advice_chart import advice_figure, advice_html
-    from tarot_advisor.reports.html import png_bytes
-
-    try:
-        if path.suffix.lower() == ".png":
-            write_bytes_atomically(path, png_bytes(advice_figure(analysis)))
-        else:
-            write_text_atomically(path, [advice_html(analysis, text)])
-    except OSError as error:
-        fail(f"could not write the plot to {path}: {error.strerror}", 1)
-    click.echo(f"Plot written to {path}", err=True)
-
-
 @command()
 @click.argument("hand", nargs=-1, required=True)
 @players_option("Number of players (the hand has 24, 18 or 15 cards).")
@@ -330,7 +274,7 @@ def main(
     timings: bool,
     dump_deals: Path | None,
     plot: Path | None,
-    quiet: bool,
+    show_progress: bool | None,
 ) -> None:
     """Analyse HAND (your cards, e.g. "21 19 12 6 1 Excuse R♥ C♥ 10♥ …") and advise a bid.
 
@@ -351,7 +295,9 @@ def main(
             advise_ecart(cards, chien, n_players, contract, called, as_json, timings, **options)
             return
         batches = 2 * -(-samples // CHUNK)
-        with progress(batches, "simulating", quiet=quiet) as bar:
+        with progress(
+            batches, "simulating", show=show_progress, unit=f"batches of {CHUNK:,} samples"
+        ) as bar:
             analysis = analyse_hand(
                 cards,
                 n_players,
@@ -373,16 +319,7 @@ def main(
     if plot is not None:
         write_plot(plot, analysis, text)
     if dump_deals is not None:
-        # The analysis is on screen already: a failed write loses nothing computed.
-        try:
-            write_text_atomically(
-                dump_deals, (dumps_records([record]) for record in analysis.records or [])
-            )
-        except OSError as error:
-            fail(f"could not write the deal records to {dump_deals}: {error.strerror}", 1)
-        click.echo(
-            f"{len(analysis.records or []):,} deal records written to {dump_deals}", err=True
-        )
+        write_records(dump_deals, analysis.records or [], show_progress)
 
 
 if __name__ == "__main__":  # pragma: no cover

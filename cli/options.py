@@ -91,10 +91,13 @@ def json_document(document: dict, timings: bool, seconds: float) -> str:
 
 
 def quiet_option() -> Decorator:
+    """``--progress/--quiet``: the progress bar on stderr, shown by default only when stderr
+    is a terminal (``show_progress`` None)."""
     return click.option(
-        "--quiet",
-        is_flag=True,
-        help="No progress bar (it shows on stderr only when stderr is a terminal).",
+        "--progress/--quiet",
+        "show_progress",
+        default=None,
+        help="Show the progress bar on stderr, or not [default: only when stderr is a terminal].",
     )
 
 

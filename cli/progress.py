@@ -1,12 +1,14 @@
 """A progress bar on stderr, for commands that take more than a couple of seconds.
 
-It stays silent with ``--quiet`` or when stderr is not a terminal (a pipe, a log file, a test),
-so that redirected output never fills with carriage returns.
+It stays silent with ``--quiet``, and by default when stderr is not a terminal (a pipe, a log
+file, a test), so that redirected output never fills with carriage returns; ``--progress``
+shows it anyway.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from types import TracebackType
 from typing import TextIO
@@ -14,46 +16,76 @@ from typing import TextIO
 _WIDTH = 28
 _MIN_INTERVAL = 0.1
 """Seconds between two redraws: enough for the eye, negligible in cost."""
+_TICK = 0.5
+"""Seconds between two redraws of the clock while nothing is finished."""
 
 
 class Progress:
     """A bar counting ``total`` items. Call it (or :meth:`update`) with the items done so far.
 
-    Use it as a context manager so that the line is finished even when the work fails.
+    Use it as a context manager: the line is then redrawn every :data:`_TICK` seconds, so that
+    its clock moves while a long unit of work runs, and finished even when the work fails.
     """
 
     def __init__(
-        self, total: int, label: str, *, enabled: bool = True, stream: TextIO | None = None
+        self,
+        total: int,
+        label: str,
+        *,
+        enabled: bool = True,
+        stream: TextIO | None = None,
+        unit: str = "",
     ) -> None:
         self.total = total
         self.label = label
+        self.unit = f" {unit}" if unit else ""
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled
         self._start = time.perf_counter()
         self._last_draw = -_MIN_INTERVAL
+        self._done = 0
         self._drawn = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
 
     def __call__(self, done: int) -> None:
         self.update(done)
 
     def update(self, done: int) -> None:
-        if not self.enabled:
-            return
+        self._done = done
         now = time.perf_counter()
         if done < self.total and now - self._last_draw < _MIN_INTERVAL:
             return
-        self._last_draw = now
-        share = done / self.total if self.total else 1.0
-        filled = round(share * _WIDTH)
-        bar = "#" * filled + "-" * (_WIDTH - filled)
-        elapsed = now - self._start
-        self.stream.write(
-            f"\r{self.label} [{bar}] {100 * share:3.0f}%  {done:,}/{self.total:,}  {elapsed:.1f} s"
-        )
-        self.stream.flush()
-        self._drawn = True
+        self._draw()
+
+    def _draw(self) -> None:
+        if not self.enabled:
+            return
+        with self._lock:
+            now = time.perf_counter()
+            self._last_draw = now
+            done = self._done
+            share = done / self.total if self.total else 1.0
+            filled = round(share * _WIDTH)
+            bar = "#" * filled + "-" * (_WIDTH - filled)
+            elapsed = now - self._start
+            self.stream.write(
+                f"\r{self.label} [{bar}] {100 * share:3.0f}%  {done:,}/{self.total:,}{self.unit}"
+                f"  {elapsed:.1f} s"
+            )
+            self.stream.flush()
+            self._drawn = True
+
+    def _tick(self) -> None:
+        while not self._stop.wait(_TICK):
+            self._draw()
 
     def __enter__(self) -> Progress:
+        if self.enabled:
+            self._draw()
+            self._ticker = threading.Thread(target=self._tick, daemon=True)
+            self._ticker.start()
         return self
 
     def __exit__(
@@ -62,11 +94,16 @@ class Progress:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
         if self._drawn:
             self.stream.write("\n")
             self.stream.flush()
 
 
-def progress(total: int, label: str, *, quiet: bool = False) -> Progress:
-    """A :class:`Progress` on stderr, enabled unless ``quiet`` or stderr is not a terminal."""
-    return Progress(total, label, enabled=not quiet and sys.stderr.isatty())
+def progress(total: int, label: str, *, show: bool | None = None, unit: str = "") -> Progress:
+    """A :class:`Progress` on stderr counting ``total`` ``unit``: shown when ``show`` is True,
+    hidden when False, and when None only if stderr is a terminal."""
+    enabled = sys.stderr.isatty() if show is None else show
+    return Progress(total, label, enabled=enabled, unit=unit)

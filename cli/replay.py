@@ -127,7 +127,7 @@ def summary(number: int, outcome: Outcome) -> str:
 @click.argument("source", metavar="FILE|-")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record, one per line.")
 @quiet_option()
-def main(source: str, as_json: bool, quiet: bool) -> None:
+def main(source: str, as_json: bool, show_progress: bool | None) -> None:
     """Replay played deals (a JSON deal record, or JSON Lines) under the FFT rules and score them.
 
     FILE is a path, or - for stdin. Exit code: 0 all legal; 1 a record breaks a rule of play;
@@ -139,7 +139,7 @@ def main(source: str, as_json: bool, quiet: bool) -> None:
     except RecordSyntaxError as error:
         fail(f"{'stdin' if source == '-' else source}: {error}")
     code = 0
-    with progress(len(records), "replaying", quiet=quiet) as bar:
+    with progress(len(records), "replaying", show=show_progress, unit="records") as bar:
         for number, data in enumerate(records, 1):
             try:
                 if isinstance(data, RecordSyntaxError):

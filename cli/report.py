@@ -60,11 +60,13 @@ def main() -> None:
     help="Folder for report.html, the PNG charts, the CSV tables and summary.json.",
 )
 @quiet_option()
-def deals(players: str, n_deals: int, seed: int, jobs: int, out: Path, quiet: bool) -> None:
+def deals(
+    players: str, n_deals: int, seed: int, jobs: int, out: Path, show_progress: bool | None
+) -> None:
     """What random deals look like: trumps, bouts, kings, suits, poignées, petit sec and the
     point count, each beside its exact probability."""
     prepare_output_folder("--out", out)
-    with progress(n_deals, "dealing", quiet=quiet) as bar:
+    with progress(n_deals, "dealing", show=show_progress, unit="deals") as bar:
         study = run_deal_study(int(players), n_deals, seed=seed, jobs=jobs, on_done=bar)
     stats = statistics(study)
     try:
@@ -118,13 +120,18 @@ def _figure(name: str, value: object) -> str:
 @jobs_option("Workers of the every-core measurements (0 = every core).", default=0)
 @quiet_option()
 def bench(
-    as_json: bool, n_deals: int, playouts: int, only: tuple[str, ...], jobs: int, quiet: bool
+    as_json: bool,
+    n_deals: int,
+    playouts: int,
+    only: tuple[str, ...],
+    jobs: int,
+    show_progress: bool | None,
 ) -> None:
     """Speed on this machine, every core and one core: deals dealt, greedy Garde playouts
     (deal, écart, play, score) per second, and the wall time of tarot-advise runs."""
     names = only or tuple(MEASUREMENTS)
     measured = iter(range(1, len(names) + 1))
-    with progress(len(names), "measuring", quiet=quiet) as bar:
+    with progress(len(names), "measuring", show=show_progress, unit="measurements") as bar:
         results = run_benchmarks(
             n_deals,
             jobs,

@@ -36,11 +36,17 @@ from tarot_advisor.reports.engine_check import check_engine
 @timings_option()
 @quiet_option()
 def check(
-    players: str, n_deals: int, seed: int, jobs: int, as_json: bool, timings: bool, quiet: bool
+    players: str,
+    n_deals: int,
+    seed: int,
+    jobs: int,
+    as_json: bool,
+    timings: bool,
+    show_progress: bool | None,
 ) -> None:
     """Play deals through the engine (every contract, greedy and random play, poignées, calls,
     some announced chelems) and replay each through the referee: exit 1 on any disagreement."""
-    with progress(n_deals, "checking", quiet=quiet) as bar:
+    with progress(n_deals, "checking", show=show_progress, unit="deals") as bar:
         result = check_engine(int(players), n_deals, seed=seed, jobs=jobs, on_done=bar)
     if as_json:
         click.echo(json_document(result.to_dict(), timings, result.seconds))

@@ -163,7 +163,7 @@ def duel(
     jobs: int,
     as_json: bool,
     dump_deals: Path | None,
-    quiet: bool,
+    show_progress: bool | None,
 ) -> None:
     """A duplicate match: policy A (--policy) against policy B (--against) on the same deals,
     as taker and in defence (the taker: the seat with the highest point count).
@@ -178,7 +178,7 @@ def duel(
     if dump_deals is not None:
         check_output_file("--dump-deals", dump_deals)
     try:
-        with progress(n_deals, "duel", quiet=quiet) as bar:
+        with progress(n_deals, "playing", show=show_progress, unit="deals") as bar:
             result = run_duel(
                 a,
                 b,

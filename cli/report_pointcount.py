@@ -104,7 +104,7 @@ def pointcount(
     backend: str,
     scheduler: str | None,
     chunk_hands: int,
-    quiet: bool,
+    show_progress: bool | None,
 ) -> None:
     """A point count players can add up at the table: new lines for the seed's count, new whole
     points per item, both fitted on training hands and judged on held-out hands."""
@@ -122,7 +122,7 @@ def pointcount(
             fail(str(error))
         folder = out / "study"
         if not (resume and _finished(folder, parameters)):
-            _run(folder, parameters, resume, jobs, backend, scheduler, quiet)
+            _run(folder, parameters, resume, jobs, backend, scheduler, show_progress)
         study = _read(folder, int(players))
     try:
         result = fit_study(study)
@@ -160,13 +160,16 @@ def _run(
     jobs: int,
     backend: str,
     scheduler: str | None,
-    quiet: bool,
+    show_progress: bool | None,
 ) -> None:
     """Run (or finish) the thresholds study into ``folder``, then put its hands.csv together."""
     client = dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
     done = 0
     try:
-        with client, progress(parameters.hands, "hands", quiet=quiet) as bar:
+        with (
+            client,
+            progress(parameters.hands, "analysing", show=show_progress, unit="hands") as bar,
+        ):
 
             def on_chunk(count: int) -> None:
                 nonlocal done
@@ -185,7 +188,7 @@ def _run(
         stopped(folder, done, parameters.hands, f"a worker died ({type(error).__name__})")
     except OSError as error:
         stopped(folder, done, parameters.hands, f"cannot write into {folder}: {error.strerror}")
-    if outcome.computed and not quiet:
+    if outcome.computed and show_progress is not False:
         click.echo(
             f"Study: {outcome.computed} chunk(s) computed in {outcome.seconds:.1f} s"
             + (f", {outcome.kept} resumed" if outcome.kept else ""),

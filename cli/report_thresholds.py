@@ -82,7 +82,7 @@ def thresholds(
     scheduler: str | None,
     chunk_hands: int,
     min_points: int,
-    quiet: bool,
+    show_progress: bool | None,
 ) -> None:
     """Where the bid thresholds lie: many random hands, each played out on many deals under
     every contract, set against the barème's point count."""
@@ -98,7 +98,7 @@ def thresholds(
     client = dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
     done = 0
     try:
-        with client, progress(hands, "hands", quiet=quiet) as bar:
+        with client, progress(hands, "analysing", show=show_progress, unit="hands") as bar:
 
             def on_chunk(count: int) -> None:
                 nonlocal done

@@ -18,7 +18,9 @@ from tarot_advisor.cli.replay import main as replay
 from tarot_advisor.cli.report import main as report
 
 HAND = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
-POSITION = Path(__file__).parent.parent / "data" / "positions" / "garde-4p-trick-10.json"
+DATA = Path(__file__).parent.parent / "data"
+POSITION = DATA / "positions" / "garde-4p-trick-10.json"
+EXAMPLES = DATA / "deals" / "examples.jsonl"
 SUBCOMMANDS = sorted(report.commands)
 
 
@@ -135,3 +137,26 @@ def test_a_plot_that_cannot_be_written_is_refused_first(tmp_path, arguments, mes
     filled = [a.format(tmp=tmp_path) for a in arguments]
     assert message in _one_sentence(_invoke(advise, [HAND, "--samples", "40", *filled]))
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "arguments", "unit"),
+    [
+        (advise, [HAND, "--samples", "20"], "batches of 5,000 samples"),
+        (replay, [str(EXAMPLES)], "records"),
+        (report, ["check-engine", "--deals", "20"], "deals"),
+        (report, ["duel", "--policy", "greedy", "--against", "simple", "--deals", "4"], "deals"),
+    ],
+)
+def test_progress_shows_on_a_terminal_or_when_asked_in_its_unit(command, arguments, unit) -> None:
+    assert "[" not in _invoke(command, arguments).stderr  # not a terminal: no bar
+    shown = _invoke(command, [*arguments, "--progress"]).stderr
+    assert f" {unit}  " in shown and "100%" in shown and shown.count("\r") >= 2
+    assert "[" not in _invoke(command, [*arguments, "--quiet"]).stderr
+
+
+def test_a_dump_shows_its_records_being_written(tmp_path: Path) -> None:
+    dump = tmp_path / "deals.jsonl"
+    shown = _invoke(advise, [HAND, "--samples", "20", "--dump-deals", str(dump), "--progress"])
+    assert "writing [" in shown.stderr and "120/120 deal records" in shown.stderr
+    assert len(dump.read_text(encoding="utf-8").splitlines()) == 120

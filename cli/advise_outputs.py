@@ -1,0 +1,87 @@
+"""What ``tarot-advise`` writes besides its table, and the checks made before the run: the
+samples' memory, the deal records (``--dump-deals``) and the picture (``--plot``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tarot_advisor.analyzer.analysis import Analysis
+from tarot_advisor.analyzer.record import dumps_records
+from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.limits import (
+    check_disk,
+    check_memory,
+    check_output_file,
+    write_bytes_atomically,
+    write_text_atomically,
+)
+from tarot_advisor.cli.progress import progress
+
+MEMORY_PER_SAMPLE = {3: 150, 4: 150, 5: 300}
+"""Bytes of memory a sample's outcomes take (measured: 68 with 4 players, 238 with 5)."""
+DUMP_MEMORY_PER_SAMPLE = {3: 90_000, 4: 90_000, 5: 330_000}
+"""Bytes of memory a sample's deal records take until written (measured: 84 kB with 4 players,
+six records; 325 kB with 5 players, 24 records)."""
+DUMP_DISK_PER_SAMPLE = {3: 7_500, 4: 7_500, 5: 30_000}
+"""Bytes of disk a sample's deal records take (about 1.2 kB a record)."""
+
+
+def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
+    """Refuses, before any work, a run that cannot fit in memory or on disk."""
+    per_sample = MEMORY_PER_SAMPLE[players]
+    if dump_deals is not None:
+        check_output_file("--dump-deals", dump_deals)
+        per_sample += DUMP_MEMORY_PER_SAMPLE[players]
+        check_disk("--dump-deals", dump_deals, samples * DUMP_DISK_PER_SAMPLE[players])
+    what = "sample with its deal records" if dump_deals is not None else "sample"
+    check_memory("--samples", samples, per_sample, what)
+
+
+PLOT_KINDS = (".png", ".html")
+
+
+def check_plot(path: Path, chien: str | None) -> None:
+    """Refuses, before any work, a ``--plot`` file that is neither PNG nor HTML or cannot be
+    written."""
+    if chien is not None:
+        fail("--plot draws the bid's analysis, not the écart's: leave out --chien or --plot")
+    if path.suffix.lower() not in PLOT_KINDS:
+        fail(f"--plot {path}: give a file ending in .png or .html")
+    check_output_file("--plot", path)
+
+
+def write_plot(path: Path, analysis: Analysis, text: str) -> None:
+    """Draw ``analysis`` into ``path`` (PNG, or HTML with ``text``), whole or not at all."""
+    # matplotlib costs ~0.5 s to import: only a run that plots pays it.
+    from tarot_advisor.reports.advice_chart import advice_figure, advice_html
+    from tarot_advisor.reports.html import png_bytes
+
+    try:
+        if path.suffix.lower() == ".png":
+            write_bytes_atomically(path, png_bytes(advice_figure(analysis)))
+        else:
+            write_text_atomically(path, [advice_html(analysis, text)])
+    except OSError as error:
+        fail(f"could not write the plot to {path}: {error.strerror}", 1)
+    click.echo(f"Plot written to {path}", err=True)
+
+
+def write_records(path: Path, records: list[dict], show_progress: bool | None) -> None:
+    """The deal records as JSON Lines, whole or not at all, with a bar counting records (a
+    large dump takes longer to write than to compute)."""
+    # The analysis is on screen already: a failed write loses nothing computed.
+    with progress(len(records), "writing", show=show_progress, unit="deal records") as bar:
+
+        def lines():
+            for number, record in enumerate(records, 1):
+                yield dumps_records([record])
+                if number % 1000 == 0 or number == len(records):
+                    bar(number)
+
+        try:
+            write_text_atomically(path, lines())
+        except OSError as error:
+            fail(f"could not write the deal records to {path}: {error.strerror}", 1)
+    click.echo(f"{len(records):,} deal records written to {path}", err=True)
