@@ -163,3 +163,6 @@ main.add_command(check)
 from tarot_advisor.cli.report_pointcount import pointcount  # noqa: E402
 
 main.add_command(pointcount)
+from tarot_advisor.cli.report_ecart import ecart_ideas  # noqa: E402
+
+main.add_command(ecart_ideas)

@@ -1,0 +1,43 @@
+"""tarot-report ecart-ideas: the named écart ideas against the engine's écart, over hands."""
+
+import json
+
+from click.testing import CliRunner
+
+from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.cli.report import main
+from tarot_advisor.reports.ecart_ideas import check_ideas, family
+
+
+def test_the_voids_of_each_suit_and_the_engine_variations_are_one_idea_each():
+    assert family("void ♠") == family("void ♦") == "void one suit"
+    assert family("void ♠ and ♣") == "void two suits"
+    assert family("engine, keeping D♣ for 7♣") == "engine, one card changed"
+    assert family("keep length") == "keep length"
+
+
+def test_a_small_check_is_reproducible_and_never_counts_the_engine_against_itself():
+    one = check_ideas(4, contract=Contract.PRISE, hands=3, samples=40, seed=5)
+    two = check_ideas(4, contract=Contract.PRISE, hands=3, samples=40, seed=5)
+    assert one.to_dict() == two.to_dict()
+    assert one.hands == 3
+    names = [idea.idea for idea in one.ideas]
+    assert "engine" not in names and "void one suit" in names
+    assert all(1 <= idea.hands <= 3 for idea in one.ideas)
+    assert names == [i.idea for i in sorted(one.ideas, key=lambda i: -i.gain.mean)]
+
+
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not JSON")
+
+
+def test_the_command_prints_a_table_or_one_json_document():
+    args = ["ecart-ideas", "--players", "5", "--hands", "2", "--samples", "20", "--quiet"]
+    table = CliRunner().invoke(main, args)
+    assert table.exit_code == 0, table.output
+    assert "against the engine's écart: 2 random 5-player hands" in table.output
+    document = CliRunner().invoke(main, [*args, "--json"])
+    assert document.exit_code == 0, document.output
+    # A lone hand's SE is null, never NaN (which is not JSON).
+    parsed = json.loads(document.output, parse_constant=_not_json)
+    assert parsed["players"] == 5 and parsed["hands"] == 2
