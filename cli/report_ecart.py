@@ -7,6 +7,7 @@ import click
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.cli.options import (
     command,
+    jobs_option,
     json_document,
     json_option,
     players_option,
@@ -46,6 +47,7 @@ from tarot_advisor.reports.ecart_ideas import check_ideas
 @click.option(
     "--seed", type=click.IntRange(min=0), default=2026, show_default=True, help="Random seed."
 )
+@jobs_option()
 @json_option()
 @timings_option()
 @quiet_option()
@@ -56,13 +58,14 @@ def ecart_ideas(
     samples: int,
     min_points: int,
     seed: int,
+    jobs: int,
     as_json: bool,
     timings: bool,
-    quiet: bool,
+    show_progress: bool | None,
 ) -> None:
     """Whether the écart advice beats the engine's écart again and again: every named idea's
     gain over it (as tarot-advise --chien finds it), averaged over random hands."""
-    with progress(hands, "hands", quiet=quiet) as bar:
+    with progress(hands, "écart ideas", show=show_progress, unit="hands") as bar:
         result = check_ideas(
             int(players),
             contract=Contract(contract),
@@ -70,6 +73,7 @@ def ecart_ideas(
             samples=samples,
             min_points=min_points,
             seed=seed,
+            jobs=jobs,
             on_done=bar,
         )
     if as_json:

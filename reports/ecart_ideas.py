@@ -95,10 +95,12 @@ def check_ideas(
     samples: int = 300,
     min_points: int = 40,
     seed: int = 2026,
+    jobs: int = 1,
     on_done: Callable[[int], None] | None = None,
 ) -> IdeasCheck:
     """Every idea's gain over the engine's écart on ``hands`` random hands (see the module
-    docstring); ``on_done`` receives the number of hands finished so far."""
+    docstring); ``jobs``: the workers of each hand's analysis (never changes the numbers);
+    ``on_done`` receives the number of hands finished so far."""
     start = time.perf_counter()
     rng = np.random.default_rng(seed)
     deals = deal(rng, DRAWN, players, reject_petit_sec=True)
@@ -113,6 +115,7 @@ def check_ideas(
             contract=contract,
             samples=samples,
             seed=seed + done,
+            jobs=jobs,
         )
         on_hand: dict[str, list[float]] = defaultdict(list)
         for candidate in analysis.candidates:
