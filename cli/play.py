@@ -15,6 +15,7 @@ from tarot_advisor.analyzer.cardplay import DEFAULT_SAMPLES, CardAdvice, advise_
 from tarot_advisor.analyzer.cards import format_card, format_cards
 from tarot_advisor.analyzer.position import PositionError, read_position
 from tarot_advisor.analyzer.record import RecordSyntaxError, load_records
+from tarot_advisor.cli.advise_reading import proportion
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.options import (
     command,
@@ -40,18 +41,18 @@ def table(advice: CardAdvice, seconds: float) -> str:
     ]
     if position.current:
         lines.append(f"On the table: {format_cards(position.current, sort=False)}")
-    lines += ["", "Card       E[score] (you)     P(make)"]
+    lines += ["", "Card       E[score] (you)     P(make) [95%]"]
     for estimate in advice.cards:
         mark = "  ◀ greedy" if estimate.card == advice.greedy_choice else ""
         score, make = estimate.expected_score, estimate.p_make
         lines.append(
             f"{format_card(estimate.card):<7} {score.mean:+9.1f} ± {Z95 * score.se:5.1f}"
-            f"   {100 * make.mean:5.1f}% ± {100 * Z95 * make.se:4.1f}{mark}"
+            f"   {proportion(make.mean, make.n)}{mark}"
         )
     lines += [
         "",
         f"{advice.samples:,} deals of the unseen cards · seed {advice.seed} · {seconds:.2f} s"
-        " · ± = 95% interval · P(make): the taker makes the contract",
+        " · ± and [ ] = 95% intervals · P(make): the taker makes the contract",
     ]
     return "\n".join(lines)
 
