@@ -26,7 +26,7 @@ from .greedy import GreedyPolicy
 from .midgame import Replay, replay_play
 from .scoring import score
 from .table import Candidate, Policy, Table, Turn
-from .worlds import Constraints, sample
+from .worlds import Constraints, NoWorldError, sample
 
 DEFAULT_WORLDS = 8
 """Worlds per decision: on 200 four-player Garde deals, 8 and 16 gave the taker the same gain
@@ -107,7 +107,10 @@ class LookaheadPolicy:
     ) -> Candidate:
         table = turn.table
         n, k = table.players, self.worlds
-        lo, hi = sample(_constraints(turn, idx), k, rng)  # (B, K, n + 1)
+        try:
+            lo, hi = sample(_constraints(turn, idx), k, rng)  # (B, K, n + 1)
+        except NoWorldError:  # the taker called his own card after all: only the certain
+            lo, hi = sample(_constraints(turn, idx, likely=False), k, rng)
         gone_lo = table.played_lo[idx] & ~table.trick_lo[idx]
         gone_hi = table.played_hi[idx] & ~table.trick_hi[idx]
         distinct_lo, distinct_hi = distinct_cards(
@@ -186,9 +189,12 @@ def _by_seat(table: Table, idx: np.ndarray):
     return by_seat
 
 
-def _constraints(turn: Turn, idx: np.ndarray) -> Constraints:
+def _constraints(turn: Turn, idx: np.ndarray, likely: bool = True) -> Constraints:
     """What the player to act knows of the hidden cards (:func:`knowledge.of`), for the deals
-    ``idx``: holders by seat, then the aside (chien or écart)."""
+    ``idx``: holders by seat, then the aside (chien or écart). With ``likely``, also what is
+    only likely (rules.md §12 lets it shape the sampling, never as a certainty): with 5 players,
+    the taker called a card he lacked (calling one's own king means playing alone), so it is
+    not in his hand unless the shown chien put it there."""
     table, k = turn.table, turn.position
     n, batch = table.players, len(idx)
     by_seat = _by_seat(table, idx)
@@ -221,6 +227,10 @@ def _constraints(turn: Turn, idx: np.ndarray) -> Constraints:
         must_hi[:, n] = bb.select(taker, ecart_hi, shown_hi)
     else:
         may_lo[:, n], may_hi[:, n] = unseen_lo, unseen_hi
+    if likely and n == 5:
+        rows, taker_seat = np.arange(batch), by_seat(table.is_taker).argmax(axis=0)
+        may_lo[rows, taker_seat] &= ~(table.called_lo[idx] & ~must_lo[rows, taker_seat])
+        may_hi[rows, taker_seat] &= ~(table.called_hi[idx] & ~must_hi[rows, taker_seat])
     return Constraints(may_lo, may_hi, must_lo, must_hi, counts)
 
 

@@ -29,14 +29,20 @@ from .greedy import GreedyPolicy
 from .position import Position, no_petit_sec
 from .position import constraints as position_constraints
 from .table import Candidate, Policy, Turn
-from .worlds import Worlds, card_set, sample
+from .worlds import NoWorldError, Worlds, card_set, sample
 
 
 def draw_worlds(position: Position, k: int, rng: np.random.Generator) -> Worlds:
     """``k`` worlds of the position's hidden cards, uniform among those consistent with what
     the user knows (and dealing no Petit sec): (lo, hi) uint64 of shape (k, n + 1), holders by
-    record seat then the aside (chien or écart)."""
-    lo, hi = sample(position_constraints(position), k, rng, accept=no_petit_sec(position))
+    record seat then the aside (chien or écart). What is only likely (the taker lacks the card
+    he called) shapes the worlds unless no world fits it."""
+    try:
+        lo, hi = sample(position_constraints(position), k, rng, accept=no_petit_sec(position))
+    except NoWorldError:
+        lo, hi = sample(
+            position_constraints(position, likely=False), k, rng, accept=no_petit_sec(position)
+        )
     return lo[0], hi[0]
 
 

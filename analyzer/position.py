@@ -266,7 +266,7 @@ def _walk(position: Position) -> Position:
         }
     )
     try:
-        check(constraints(checked))
+        check(constraints(checked, likely=False))
     except NoWorldError:
         raise PositionError(
             "no deal of the unseen cards fits this record (the counts, voids and known cards"
@@ -357,9 +357,12 @@ def _words(sets: Sequence[set[int]]) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def constraints(position: Position) -> Constraints:
+def constraints(position: Position, likely: bool = True) -> Constraints:
     """Where the cards the user cannot see may be, as the sampler's input (one deal; holders are
-    the seats then the aside — the chien, or the écart in Prise and Garde)."""
+    the seats then the aside — the chien, or the écart in Prise and Garde). With ``likely``,
+    also what is only likely (rules.md §12: it may shape the sampling, never as a certainty):
+    with 5 players the taker called a card he lacked, so it is not in his hand unless the
+    chien shown put it there."""
     n = position.players
     user, taker = position.seat, position.taker
     played = {c for trick in position.tricks for c in trick}
@@ -387,6 +390,8 @@ def constraints(position: Position) -> Constraints:
             allowed -= chien
         else:
             certain |= {c for c in chien if c in hidden and not _may_discard(c)}
+            if likely and position.called is not None and position.called not in chien:
+                allowed.discard(position.called)
         may.append(allowed | certain)
         must.append(certain)
         count.append(hand_size(n) - len(position.played[seat]))

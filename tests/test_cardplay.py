@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cardplay import advise_play
 from tarot_advisor.analyzer.cards import format_card, parse_cards
 from tarot_advisor.analyzer.game import Contract, chien_size, hand_size
@@ -166,3 +167,29 @@ def test_the_lookahead_defender_cashes_its_king():
     )
     # R♥ first is worth +6.2 on average (2,000 worlds): 64 worlds per decision see it.
     assert _first_choice(data, LookaheadPolicy(worlds=64, side="defence")) == {"R♥"}
+
+
+def test_with_five_players_the_taker_is_not_dealt_the_card_he_called():
+    # Seat 1 defends; the called R♦ has not been played, and nothing in the play rules out that
+    # the taker holds it (about 1 world in 6 would give it to him). But a taker calls a king he
+    # lacks (else he plays alone), so the worlds put it elsewhere, never with the taker.
+    data = end_position(
+        5,
+        "garde_sans",
+        0,
+        1,
+        {0: "21 R♠", 1: "5 3♦", 2: "4♦ 2♦", 3: "7♠ 6♠", 4: "R♦ 9♠"},
+        seed=7,
+        called="R♦",
+    )
+    position = read_position(data)
+    lo, hi = draw_worlds(position, 400, np.random.default_rng(4))
+    (king,) = parse_cards("R♦")
+    held = {
+        seat
+        for w in range(400)
+        for seat in range(6)
+        if king in bb.to_cards(int(lo[w, seat]), int(hi[w, seat]))
+    }
+    assert 0 not in held
+    assert held - {0}
