@@ -15,6 +15,7 @@ from tarot_advisor.analyzer.cardplay import DEFAULT_SAMPLES, CardAdvice, advise_
 from tarot_advisor.analyzer.cards import format_card, format_cards
 from tarot_advisor.analyzer.position import PositionError, read_position
 from tarot_advisor.analyzer.record import RecordSyntaxError, load_records
+from tarot_advisor.analyzer.stats import Z95
 from tarot_advisor.cli.advise_reading import proportion
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.options import (
@@ -26,8 +27,6 @@ from tarot_advisor.cli.options import (
     timings_option,
 )
 from tarot_advisor.cli.replay import read_source
-
-Z95 = 1.96
 
 
 def table(advice: CardAdvice, seconds: float) -> str:
