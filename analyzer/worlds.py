@@ -144,15 +144,22 @@ def _exact(
         tables = _counting_tables(allowed[part], real[part], room[part], dims)
         holder[part] = _draw_back(tables, allowed[part], real[part], room[part], k, rng)
     holder = np.take_along_axis(np.repeat(order[:, None, :], k, axis=1), holder, axis=2)
-    out_lo = np.zeros((len(deals), k, h), U64)
-    out_hi = np.zeros((len(deals), k, h), U64)
-    for p in range(h):
-        mine = (holder == p) & real[:, None, :]
-        out_lo[:, :, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_LO[card][:, None, :]), axis=2)
-        out_hi[:, :, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_HI[card][:, None, :]), axis=2)
+    holder = np.where(real[:, None, :], holder, -1)  # padding goes to nobody
+    out_lo, out_hi = _hands(holder, _CARD_LO[card][:, None, :], _CARD_HI[card][:, None, :], h)
     out_lo |= constraints.must_lo[deals][:, None, :]
     out_hi |= constraints.must_hi[deals][:, None, :]
     return out_lo, out_hi
+
+
+def _hands(
+    holder: np.ndarray, card_lo: np.ndarray, card_hi: np.ndarray, h: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(…, h) uint64 pairs: the cards each holder 0 … h − 1 receives. ``holder`` (…, C) int64
+    gives the holder of each card (any other value: nobody); ``card_lo``/``card_hi``, of a shape
+    that broadcasts to it, the cards as one-bit pairs."""
+    lo = [np.bitwise_or.reduce(bb.keep(holder == p, card_lo), axis=-1) for p in range(h)]
+    hi = [np.bitwise_or.reduce(bb.keep(holder == p, card_hi), axis=-1) for p in range(h)]
+    return np.stack(lo, axis=-1), np.stack(hi, axis=-1)
 
 
 def _counting_tables(
@@ -277,12 +284,9 @@ def _shuffled(
         kept = fits & (slot < k)
         t, w = np.nonzero(kept)
         d, slot = todo[t], slot[t, w]
-        for p in range(h):
-            mine = holder[t, w] == p  # (W, 78)
-            out_lo[d, slot, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_LO), axis=1)
-            out_hi[d, slot, p] = np.bitwise_or.reduce(bb.keep(mine, _CARD_HI), axis=1)
-        out_lo[d, slot] |= constraints.must_lo[d]
-        out_hi[d, slot] |= constraints.must_hi[d]
+        world_lo, world_hi = _hands(holder[t, w], _CARD_LO, _CARD_HI, h)  # (W, h)
+        out_lo[d, slot] = world_lo | constraints.must_lo[d]
+        out_hi[d, slot] = world_hi | constraints.must_hi[d]
         filled[todo] += kept.sum(axis=1)
     return out_lo, out_hi, filled
 
