@@ -8,9 +8,9 @@ hand may show a poignée, each playout is run again with it shown. The chelem is
 announced (the taker leads) under the best contract, on the same samples again.
 
 The samples and their per-sample outcomes come from :mod:`hand_samples`. The work is cut in
-chunks of :data:`hand_samples.CHUNK` samples, each with its own random stream
-(:mod:`parallel`), so the numbers depend on the seed and the sample count only — not on the
-number of jobs.
+chunks (:attr:`hand_samples.Sides.chunk` samples: fewer when a side plays by search), each
+with its own random stream (:mod:`parallel`), so the numbers depend on the seed, the sample
+count and the policies only — not on the number of jobs.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from .cards import trumps_and_excuse
 from .game import Contract, poignee_thresholds
 from .hand import HandError, call_candidates, check_hand
 from .hand_samples import (
-    CHUNK,
     Bidding,
     Choice,
     ChunkOutcomes,
@@ -78,8 +77,8 @@ def analyse_hand(
     (:data:`auction.MODELS`). ``jobs`` and
     ``backend`` choose the workers (:func:`parallel.map_chunks`); they never change the
     numbers. ``keep_records`` keeps every playout as a deal record (``Analysis.records``).
-    ``on_done`` receives the number of playout batches finished so far, of
-    ``2 * ceil(samples / CHUNK)``. ``taker_policy`` and ``defence_policy`` (names,
+    ``on_done`` receives the number of playout batches finished so far (:func:`batches` says
+    how many there are). ``taker_policy`` and ``defence_policy`` (names,
     :mod:`policies`) play the cards; the best contract is replayed against each defence of
     ``sensitivity`` on the same samples (:attr:`Analysis.sensitivity`).
     """
@@ -105,16 +104,20 @@ def analyse_hand(
             raise HandError(f"'{name}' is not a policy (one of {', '.join(POLICIES)})")
     sides = Sides(taker_policy, defence_policy)
     calls: tuple[int | None, ...] = tuple(call_candidates(hand)) if players == 5 else (None,)
-    n_chunks = -(-samples // CHUNK)
-    progress = (lambda done: on_done(done // CHUNK)) if on_done else None
+    size = sides.chunk
+    n_chunks = -(-samples // size)
+
+    def progress(before: int) -> Callable[[int], None] | None:
+        return (lambda done: on_done(before + -(-done // size))) if on_done else None
+
     common = dict(hand=hand, players=players, position=position, bidding=bidding)
-    kwargs = dict(seed=seed, chunk_size=CHUNK, jobs=jobs, backend=backend)
+    kwargs = dict(seed=seed, chunk_size=size, jobs=jobs, backend=backend)
     outcomes = ChunkOutcomes.merge(
         map_chunks(
             chunk,
             samples,
             **kwargs,
-            on_done=progress,
+            on_done=progress(0),
             calls=calls,
             keep_records=keep_records,
             sides=sides,
@@ -164,13 +167,6 @@ def analyse_hand(
         safest = likeliest.value
     judged = by_choice[Choice(best, called)]  # the poignée and the chelem: the best contract
     poignees = {c: _poignee_advice(by_choice[Choice(c, called)], hand, players) for c in Contract}
-    if on_done:
-        on_done(n_chunks)
-    announced = concatenate(
-        map_chunks(
-            announced_chunk, samples, **kwargs, choice=Choice(best, called), sides=sides, **common
-        )
-    )
     weaker = {}
     for name in sensitivity:
         if name == defence_policy:
@@ -186,6 +182,18 @@ def analyse_hand(
         made = np.concatenate([m for m, _ in parts])
         total = np.concatenate([s for _, s in parts])
         weaker[name] = ContractResult(best, Estimate.of(made), Estimate.of(total), 0.0, 0.0)
+    # Last: its chunks are the second half of the progress (:func:`batches`).
+    announced = concatenate(
+        map_chunks(
+            announced_chunk,
+            samples,
+            **kwargs,
+            on_done=progress(n_chunks),
+            choice=Choice(best, called),
+            sides=sides,
+            **common,
+        )
+    )
     gain = announced.score - judged.score
     bonus = announced.chelem_bonus - judged.chelem_bonus
     expected_gain = Estimate.of(gain)
@@ -196,8 +204,6 @@ def analyse_hand(
         bonus=Estimate.of(bonus),
         lead=Estimate.of(gain - bonus),
     )
-    if on_done:
-        on_done(2 * n_chunks)
     return Analysis(
         hand=hand,
         players=players,
@@ -219,6 +225,16 @@ def analyse_hand(
         seconds=time.perf_counter() - start,
         records=outcomes.records if keep_records else None,
     )
+
+
+def batches(
+    samples: int, taker_policy: str = "greedy", defence_policy: str = "greedy"
+) -> tuple[int, int]:
+    """What :func:`analyse_hand`'s ``on_done`` counts for these arguments: (the number of
+    playout batches, the samples in each): every chunk of samples played under every contract,
+    then with the chelem announced."""
+    size = Sides(taker_policy, defence_policy).chunk
+    return 2 * -(-samples // size), size
 
 
 def _poignee_advice(judged: ContractSamples, hand: tuple[int, ...], players: int) -> PoigneeAdvice:

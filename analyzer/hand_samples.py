@@ -37,6 +37,13 @@ from .table import Policy
 
 CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""
+SEARCH_CHUNK = 250
+"""Samples per chunk when a side plays by search (the lookahead, about 0.1 s of CPU a deal): a
+lookahead playout costs the same per deal in chunks of 250, 500 or 1,000 (it searches at most
+:attr:`~.lookahead.LookaheadPolicy.batch` deals at once), and 2,000 samples then make 8 chunks
+that ``--jobs`` can share out, each one step of the progress bar."""
+SEARCHING = frozenset({"lookahead"})
+"""The policies that play by search (:data:`SEARCH_CHUNK`)."""
 
 _T = TypeVar("_T")
 
@@ -85,6 +92,12 @@ class Sides:
 
     def policies(self) -> tuple[Policy, Policy]:
         return policy_named(self.taker), policy_named(self.defence)
+
+    @property
+    def chunk(self) -> int:
+        """Samples per chunk: :data:`SEARCH_CHUNK` when a side searches, else :data:`CHUNK`.
+        It depends on the policies only, never on the workers, so the numbers do not either."""
+        return SEARCH_CHUNK if SEARCHING & {self.taker, self.defence} else CHUNK
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import click
 
-from tarot_advisor.analyzer.advisor import DEFAULT_SAMPLES, analyse_hand
+from tarot_advisor.analyzer.advisor import DEFAULT_SAMPLES, analyse_hand, batches
 from tarot_advisor.analyzer.analysis import Analysis
 from tarot_advisor.analyzer.auction import DEFAULT_MODEL, MODELS
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.hand import HandError
-from tarot_advisor.analyzer.hand_samples import CHUNK
+from tarot_advisor.analyzer.hand_samples import CHUNK, SEARCH_CHUNK
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_outputs import check_plot, check_sizes, write_plot, write_records
@@ -237,7 +237,9 @@ def _advice_line(analysis: Analysis) -> str:
     help="Who plays the defenders' cards (simple: the common open-source AI, weaker).",
 )
 @seed_option()
-@jobs_option(f"The samples go in batches of {CHUNK:,}.")
+@jobs_option(
+    f"The samples go in batches of {CHUNK:,} ({SEARCH_CHUNK:,} when a side plays by lookahead)."
+)
 @json_option()
 @timings_option()
 @click.option(
@@ -294,9 +296,9 @@ def main(
             options = dict(position=position, samples=samples, seed=seed, jobs=jobs)
             advise_ecart(cards, chien, n_players, contract, called, as_json, timings, **options)
             return
-        batches = 2 * -(-samples // CHUNK)
+        count, size = batches(samples, taker_policy, defence_policy)
         with progress(
-            batches, "simulating", show=show_progress, unit=f"batches of {CHUNK:,} samples"
+            count, "simulating", show=show_progress, unit=f"batches of {size:,} samples"
         ) as bar:
             analysis = analyse_hand(
                 cards,

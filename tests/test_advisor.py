@@ -5,7 +5,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from tarot_advisor.analyzer.advisor import HandError, analyse_hand
+from tarot_advisor.analyzer import hand_samples
+from tarot_advisor.analyzer.advisor import HandError, analyse_hand, batches
 from tarot_advisor.analyzer.cards import parse_hand
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.record import load_records, replay
@@ -58,6 +59,31 @@ def test_same_seed_same_numbers_whatever_the_jobs():
     one = analyse_hand(parse_hand(EXAMPLE), samples=5200, seed=5, jobs=1).to_dict()
     two = analyse_hand(parse_hand(EXAMPLE), samples=5200, seed=5, jobs=2).to_dict()
     assert one == two
+
+
+def test_a_searching_side_goes_in_smaller_chunks_with_the_same_numbers_whatever_the_jobs(
+    monkeypatch,
+):
+    assert batches(10) == (2, hand_samples.CHUNK)
+    assert batches(10, defence_policy="lookahead") == (2, hand_samples.SEARCH_CHUNK)
+    # The simple defence standing for a searching one: as cheap as the greedy.
+    monkeypatch.setattr(hand_samples, "SEARCHING", {"simple"})
+    monkeypatch.setattr(hand_samples, "SEARCH_CHUNK", 4)
+    assert batches(10, defence_policy="simple") == (6, 4)
+    seen: list[int] = []
+    runs = [
+        analyse_hand(
+            parse_hand(EXAMPLE),
+            samples=10,
+            seed=5,
+            jobs=jobs,
+            defence_policy="simple",
+            on_done=seen.append,
+        ).to_dict()
+        for jobs in (1, 2)
+    ]
+    assert runs[0] == runs[1]
+    assert seen == [1, 2, 3, 4, 5, 6] * 2
 
 
 def test_five_players_call_a_king_and_three_players_work_too():
