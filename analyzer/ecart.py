@@ -18,14 +18,44 @@ _BIT_POINTS2 = POINTS2[bb.LO_CARD].astype(np.int32)
 _BIT_IS_KING = np.arange(56) // 4 == 13
 _HONOUR_POINTS2 = {11: 2, 12: 4, 13: 6, 14: 8}
 """Doubled points of the valet, cavalier, dame and roi (by rank) beyond a small card's 1."""
+_SUIT_COLUMN = bb.SUIT_LO[:, None]
+"""(4, 1) uint64 the ``lo`` bits of each suit: ``hand_lo & _SUIT_COLUMN`` is (4, N) by suit."""
+_FACES_SHIFT = (4 * 10 + np.arange(4, dtype=U64))[:, None]
+"""(4, 1) shifts that bring a suit's valet to bit 0, its cavalier, dame, roi to bits 4, 8, 12."""
+_RANK_SHIFT = U64(4)
+"""A rank's ``lo`` bits are this many above the next lower rank's."""
+
+
+def _faces_points2() -> np.ndarray:
+    """Doubled points of the faces of one suit beyond 1 a card, by the suit's cards shifted down
+    by :data:`_FACES_SHIFT` (int64, indexed by a word with bits 0, 4, 8, 12 at most)."""
+    table = np.zeros(1 + 0x1111, np.int64)
+    for faces in itertools.product((0, 1), repeat=4):
+        extras = zip(faces, _HONOUR_POINTS2.values(), strict=True)
+        table[sum(held << 4 * i for i, held in enumerate(faces))] = sum(h * e for h, e in extras)
+    return table
+
+
+_FACES_POINTS2 = _faces_points2()
 _NOT_DISCARDABLE = np.int32(1 << 20)
+_NO_PLAN = np.int32(-(1 << 30))
+"""The key of a plan that does not fit: below every other (keys are within ±2**24)."""
 _IN_PLAN = 10_000
 """Subtracted from the key of the cards of the suits a plan empties: below every other key."""
+_MASTER = 500
+"""Added to the key of the honours that follow their king unbroken (3 and 4 players)."""
+_GREEDY_BIT_KEYS = np.arange(64, dtype=np.int32) - 640 * np.append(
+    _BIT_POINTS2, np.zeros(8, np.int32)
+)
+"""The part of :class:`GreedyEcart`'s packed key set by the card itself: 64 times −10 times its
+doubled points, plus its bit (the 8 bits above the cards' are no cards: worth nothing)."""
 
 KEEP, EMPTY, SINGLETON = range(3)
 """What a plan does to a suit: keep it, empty it (but the king), or leave its lowest card."""
 _PLANS = np.array(list(itertools.product(range(3), repeat=4)), np.int64)
 """(81, 4): every plan, the state of each suit."""
+_SUIT_WEIGHT = (27, 9, 3, 1)
+"""What each suit's state weighs in a plan's row of :data:`_PLANS`."""
 ROI_SEC_GUARDS = 3
 """A king suit is emptied down to the lone king only when it has at most this many other cards."""
 
@@ -85,27 +115,28 @@ class GreedyEcart:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The écart of ``count`` cards from each hand (taker's cards + chien), as (lo, hi)
         (N,) uint64."""
-        holds = _holds(hand_lo)
-        length = np.stack([bb.popcount(hand_lo & mask) for mask in bb.SUIT_LO], axis=1)
-        king = holds[:, 52:56].astype(bool)
-        points2 = length.copy()
-        for rank, extra in _HONOUR_POINTS2.items():
-            points2 += extra * holds[:, 4 * (rank - 1) : 4 * rank]
-        lowest = np.zeros_like(hand_lo)
-        for mask in bb.SUIT_LO:
-            lowest |= bb.lowest(hand_lo & mask)
-        lowest_points2 = np.stack(
-            [bb.points2(lowest & mask, np.zeros_like(lowest)) for mask in bb.SUIT_LO], axis=1
-        )
+        # Suit-major (4, N) figures: each suit's are contiguous rows.
+        suits = hand_lo & _SUIT_COLUMN
+        length = np.bitwise_count(suits).astype(np.int64)
+        king = (suits & bb.KINGS_LO) != ZERO
+        points2 = length + _FACES_POINTS2[suits >> _FACES_SHIFT]
+        lowest = bb.lowest(suits)
+        lowest_points2 = (lowest != ZERO) + _FACES_POINTS2[lowest >> _FACES_SHIFT]
         style = STYLES[count]
-        state = _plan(length, king, points2, lowest_points2, count, style)[:, _BIT_SUIT]
-        spared = state == SINGLETON
-        in_plan = (state == EMPTY) | (spared & (_holds(lowest) == 0))
-        key = length.astype(np.int32)[:, _BIT_SUIT] - 10 * _BIT_POINTS2
+        state = _plan(length, king, points2, lowest_points2, count, style)
+        # The cards of the suits the plan empties, and of those it leaves a singleton but that.
+        planned = bb.keep(state == EMPTY, _SUIT_COLUMN) | bb.keep(
+            state == SINGLETON, _SUIT_COLUMN & ~lowest
+        )
+        # The packed keys of _lowest_keys, by bit of the whole word (its 8 bits above the cards'
+        # are not held): contiguous rows.
+        packed = np.tile((length.T << 6).astype(np.int32), 16)
+        packed += _GREEDY_BIT_KEYS
+        packed += _bits(np.bitwise_or.reduce(planned, axis=0)) * np.int32(-64 * _IN_PLAN)
         if style.keep_masters:
-            key += np.int32(500) * _masters_below_king(holds)
-        key -= np.int32(_IN_PLAN) * in_plan
-        return _lowest_keys(holds, key, hand_hi, count)
+            packed += _bits(_masters_below_king(hand_lo)) * np.int32(64 * _MASTER)
+        packed += _bits(~hand_lo | bb.KINGS_LO) * np.int32(64 * _NOT_DISCARDABLE)
+        return _lowest_keys(packed, hand_hi, count)
 
 
 def _plan(
@@ -116,14 +147,11 @@ def _plan(
     count: int,
     style: Style,
 ) -> np.ndarray:
-    """(N, 4) the state of each suit (:data:`KEEP`, :data:`EMPTY`, :data:`SINGLETON`) in the
+    """(4, N) the state of each suit (:data:`KEEP`, :data:`EMPTY`, :data:`SINGLETON`) in the
     best plan that fits in ``count`` cards (the first of equals), as ``style`` weighs them.
 
-    ``length``, ``points2``, ``lowest_points2``: (N, 4) the cards, doubled points, and doubled
-    points of the lowest card of each suit; ``king``: (N, 4) bool."""
-    n = len(length)
-    value = np.zeros((n, 4, 3), np.int64)
-    cost = np.zeros((n, 4, 3), np.int64)
+    ``length``, ``points2``, ``lowest_points2``: (4, N) int64 the cards, doubled points, and
+    doubled points of the lowest card of each suit; ``king``: (4, N) bool."""
     spent = length - king
     roi_sec = (
         np.zeros_like(king)
@@ -131,33 +159,45 @@ def _plan(
         else king & (length > 1) & (spent <= ROI_SEC_GUARDS)
     )
     shape = np.where(king, style.roi_sec or 0, style.void)
-    value[:, :, EMPTY] = shape + style.points * (points2 - 9 * king) + style.card * spent
-    # An impossible state costs more than any écart: it never fits.
-    cost[:, :, EMPTY] = spent + 100 * ~((~king & (length > 0)) | roi_sec)
-    value[:, :, SINGLETON] = (
-        (style.singleton or 0)
-        + style.points * (points2 - lowest_points2)
-        + style.card * (length - 1)
+    # Per suit, each state's value and the cards it spends (KEEP: none, and worth nothing). An
+    # impossible state costs more than any écart: it never fits.
+    states = (
+        (
+            EMPTY,
+            shape + style.points * (points2 - 9 * king) + style.card * spent,
+            spent + 100 * ~((~king & (length > 0)) | roi_sec),
+        ),
+        (
+            SINGLETON,
+            (style.singleton or 0)
+            + style.points * (points2 - lowest_points2)
+            + style.card * (length - 1),
+            length - 1 + 100 * (king | (length < 2) | (style.singleton is None)),
+        ),
     )
-    cost[:, :, SINGLETON] = length - 1 + 100 * (king | (length < 2) | (style.singleton is None))
-    # (81, N), summed suit by suit: each plan's value, times 128 plus its reversed index so that
-    # the maximum also names the first best plan.
-    # Plan a * 9 + b sets the first two suits by a, the last two by b: the 9 plans of each b at
-    # a time, so that the arrays stay in cache (all 81 at once are megabytes).
-    head_value, head_cost = _pairs(value[:, 0], value[:, 1]), _pairs(cost[:, 0], cost[:, 1])
-    tail_value, tail_cost = _pairs(value[:, 2], value[:, 3]), _pairs(cost[:, 2], cost[:, 3])
-    best = np.zeros(n, np.int64)
-    for b in range(9):
-        reverse = len(_PLANS) - 1 - (9 * np.arange(9) + b)
-        total = (head_value + tail_value[b]) << 7 | reverse[:, None]
-        total *= (head_cost + tail_cost[b]) <= count
-        np.maximum(best, total.max(axis=0), out=best)
-    return _PLANS[len(_PLANS) - 1 - (best & 127)]
-
-
-def _pairs(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """(9, N) the sums of two suits' (N, 3) figures, by ``3 * first's state + second's``."""
-    return (first.T[:, None, :] + second.T[None, :, :]).reshape(9, -1)
+    # A plan's key is its value times 128 plus its reversed index (80 − its row of _PLANS), so
+    # that the largest key also names the first best plan; both parts are sums over the suits,
+    # the index of suit s's state being _SUIT_WEIGHT[s] times the state. best[1 + c]: the
+    # largest key of a plan of the suits so far spending at most c cards, suit by suit (a
+    # knapsack of count + 1 budgets: a few (count + 1, N) arrays, not the 81 plans). Row 0 holds
+    # _NO_PLAN, which every state that does not fit reads: its flat index, below the row of
+    # budget 0, is clipped to 0.
+    n = length.shape[1]
+    flat = np.arange(n, (count + 2) * n).reshape(count + 1, n)  # the flat index of each budget
+    best = np.zeros((count + 2, n), np.int32)
+    best[0] = _NO_PLAN
+    for suit, weight in enumerate(_SUIT_WEIGHT):
+        first = 0 if suit < 3 else count  # the last suit: the whole budget only
+        budgets = slice(1 + first, None)
+        extended = np.empty_like(best)
+        extended[0] = _NO_PLAN
+        np.add(best[budgets], np.int32(2 * weight), out=extended[budgets])  # KEEP
+        for state, value, cost in states:
+            key = best.take(flat[first:] - cost[suit] * n, mode="clip")
+            key += (value[suit] * 128 + (2 - state) * weight).astype(np.int32)
+            np.maximum(extended[budgets], key, out=extended[budgets])
+        best = extended
+    return _PLANS[len(_PLANS) - 1 - (best[count + 1] & 127)].T
 
 
 class ShortSuitsEcart:
@@ -177,8 +217,11 @@ class ShortSuitsEcart:
         holds = _holds(hand_lo)
         length = np.stack([bb.popcount(hand_lo & mask) for mask in bb.SUIT_LO], axis=1)
         suit_key = (1000 * (holds[:, 52:56] != 0) + 10 * length).astype(np.int32)
-        key = suit_key[:, _BIT_SUIT] - _BIT_POINTS2 + np.int32(500) * _masters_below_king(holds)
-        return _lowest_keys(holds, key, hand_hi, count)
+        masters = _holds(_masters_below_king(hand_lo))
+        key = suit_key[:, _BIT_SUIT] - _BIT_POINTS2 + np.int32(500) * masters
+        excluded = (1 - holds) | _BIT_IS_KING  # branch-free: np.where is several times slower
+        packed = (key + _NOT_DISCARDABLE * excluded) << 6 | np.arange(56, dtype=np.int32)
+        return _lowest_keys(packed, hand_hi, count)
 
 
 ECARTS: dict[str, Callable[[], EcartPolicy]] = {
@@ -190,21 +233,26 @@ ECARTS: dict[str, Callable[[], EcartPolicy]] = {
 
 def _holds(hand_lo: np.ndarray) -> np.ndarray:
     """(N, 56) uint8, 1 for the suited cards of each hand, by ``lo`` bit (rank-major)."""
-    as_bytes = hand_lo.astype("<u8").view(np.uint8).reshape(-1, 8)
-    return np.unpackbits(as_bytes, axis=1, bitorder="little")[:, :56]
+    return _bits(hand_lo)[:, :56]
+
+
+def _bits(words: np.ndarray) -> np.ndarray:
+    """(N, 64) uint8 the bits of each (N,) uint64 word, lowest first."""
+    as_bytes = words.astype("<u8").view(np.uint8).reshape(-1, 8)
+    return np.unpackbits(as_bytes, axis=1, bitorder="little")
 
 
 def _lowest_keys(
-    holds: np.ndarray, key: np.ndarray, hand_hi: np.ndarray, count: int
+    packed: np.ndarray, hand_hi: np.ndarray, count: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The ``count`` held non-king suited cards of lowest ``key`` ((N, 56) int, each within
-    ±2**18; ``holds``: (N, 56) uint8), completed by the lowest middle trumps where there are
-    too few of them: (lo, hi) (N,) uint64. Of cards of equal key, the lowest go first."""
-    excluded = (1 - holds) | _BIT_IS_KING  # branch-free: np.where is several times slower
-    key = key + _NOT_DISCARDABLE * excluded
+    """The ``count`` suited cards of lowest key, completed by the lowest middle trumps where
+    there are too few of them: (lo, hi) (N,) uint64. ``packed``: (N, 56) or (N, 64) int32, by
+    bit of ``lo``, each card's key (within ±2**18; :data:`_NOT_DISCARDABLE` added for the cards
+    not held, the kings and the bits of no card) times 64 plus its bit, so that of cards of
+    equal key the lowest go first."""
     # The key and the bit packed in one int32, sorted: several times faster than argpartition.
-    packed = np.sort(key.astype(np.int32) << 6 | np.arange(56, dtype=np.int32), axis=1)
-    ecart_lo = np.zeros(len(key), U64)
+    packed = np.sort(packed, axis=1)
+    ecart_lo = np.zeros(len(packed), U64)
     for column in packed[:, :count].T:
         usable = (column >> 6) < _NOT_DISCARDABLE // 2
         ecart_lo |= (bb.ONE << (column & 63).astype(U64)) * usable
@@ -213,17 +261,12 @@ def _lowest_keys(
     return ecart_lo, ecart_hi
 
 
-def _masters_below_king(holds: np.ndarray) -> np.ndarray:
-    """(N, 56) bool: the dames, cavaliers and valets held with every higher card of their suit
-    (``holds``: (N, 56) uint8 by ``lo`` bit)."""
-    masters = np.zeros(holds.shape, bool)
-    for suit in range(4):
-        unbroken = holds[:, 4 * 13 + suit] != 0  # the king
-        for rank in (13, 12, 11):
-            bit = 4 * (rank - 1) + suit
-            unbroken = unbroken & (holds[:, bit] != 0)
-            masters[:, bit] = unbroken
-    return masters
+def _masters_below_king(hand_lo: np.ndarray) -> np.ndarray:
+    """(N,) uint64 the dames, cavaliers and valets of each hand held with every higher card of
+    their suit."""
+    dames = hand_lo & ((hand_lo & bb.KINGS_LO) >> _RANK_SHIFT)
+    cavaliers = hand_lo & (dames >> _RANK_SHIFT)
+    return dames | cavaliers | (hand_lo & (cavaliers >> _RANK_SHIFT))
 
 
 def _lowest_trumps(trumps: np.ndarray, count: np.ndarray) -> np.ndarray:
