@@ -4,8 +4,9 @@ The unseen cards are dealt ``samples`` times (never a deal where another player 
 sec), the user's hand at the taker's seat. Every contract is played on the *same* samples, so
 the differences between contracts are measured precisely: one playout serves Prise and Garde
 (the same play, the chien taken), one Garde Sans and Garde Contre (the chien unseen). Where the
-hand may show a poignée, each playout is run again with it shown. The chelem is then played
-announced (the taker leads) under the best contract, on the same samples again.
+taker's hand (after the écart) allows a poignée, the deal is played again with it shown. The
+chelem is then played announced (the taker leads) under the best contract, on the same samples
+again.
 
 The samples and their per-sample outcomes come from :mod:`hand_samples`. The work is cut in
 chunks (:attr:`hand_samples.Sides.chunk` samples: fewer when a side plays by search), each

@@ -4,10 +4,11 @@ contract played on them, per sample.
 The unseen cards are dealt ``n`` times per chunk (never a deal where another player holds petit
 sec), the user's hand at the taker's seat — or, with bids heard, only deals whose other hands
 bid as heard. One playout serves Prise and Garde (the same play, the chien taken), one Garde
-Sans and Garde Contre (the chien unseen); where the hand may show a poignée, each is played
-again with it shown (:mod:`paired`). :func:`chunk` returns these outcomes per sample, typed
-(:class:`ChunkOutcomes`), for :mod:`advisor` to turn into estimates; :func:`announced_chunk`
-plays one contract again on the same samples with the chelem announced.
+Sans and Garde Contre (the chien unseen); where the taker's hand (after the écart) allows a
+poignée, the deal is played again with it shown (:mod:`paired`). :func:`chunk` returns these
+outcomes per sample, typed (:class:`ChunkOutcomes`), for :mod:`advisor` to turn into
+estimates; :func:`announced_chunk` plays one contract again on the same samples with the chelem
+announced.
 """
 
 from __future__ import annotations
@@ -126,9 +127,9 @@ class ContractSamples:
     """Per-sample outcomes of one :class:`Choice`, the poignée hidden and the chelem not
     announced: (N,) ``made``, ``petit`` (the taker's side won the Petit au bout) and ``chelem``
     bool, ``score`` int64 the taker's total, ``chelem_bonus`` int64 the chelem's part of it.
-    Where the hand may show a poignée, ``shown_score`` int64 the total with it shown,
-    ``shown_bonus`` int64 the poignée's part of that, and ``shown`` bool whether it could be
-    shown; else ``None``."""
+    Where the hand may show a poignée in some deal (with the chien's cards), ``shown_score``
+    int64 the total with it shown (the hidden one where it could not be), ``shown_bonus`` int64
+    the poignée's part of that, and ``shown`` bool whether it could be shown; else ``None``."""
 
     made: np.ndarray
     score: np.ndarray
@@ -192,8 +193,6 @@ def chunk(
     dumped: list[dict] = []
     for called in calls:
         for first, _ in PAIRS:
-            extra = chien_size(players) if first.takes_chien else 0
-            replay = np.full(n, bool(may_show(np.array(hand), players, extra)))
             pair = play_pair(
                 deals,
                 taker,
@@ -201,15 +200,15 @@ def chunk(
                 policy,
                 rng=rng,
                 called=called,
-                replay=replay,
                 defence_policy=defence,
             )
             if keep_records:
                 dumped += _records(pair.hidden, pair.hidden_scores)
                 if pair.shown is not None:
                     dumped += _records(pair.shown, pair.shown_scores)
+            extra = chien_size(players) if first.takes_chien else 0
+            replayed = bool(may_show(np.array(hand), players, extra))  # in some deals, maybe
             for contract, scores in pair.hidden_scores.items():
-                replayed = pair.shown is not None
                 samples[Choice(contract, called)] = ContractSamples(
                     made=scores.made,
                     score=scores.taker_score,

@@ -2,10 +2,10 @@
 
 The advisor (one hand, many deals) and the thresholds study (many hands) both measure every
 contract on the same deals. Prise and Garde share one playout, Garde Sans and Garde Contre
-another (:data:`scoring.PAIRS`); the deals where the taker might show a poignée are played once
-more with it shown, so that the gain of showing is a paired difference. Elsewhere the taker
-cannot show one and the greedy policy is deterministic, so the play would be the same: the
-score shown is the score hidden.
+another (:data:`scoring.PAIRS`); the deals where the taker's hand as played (after the écart)
+allows a poignée are played once more with it shown, so that the gain of showing is a paired
+difference. Elsewhere showing is not an option and the play would be the same: the score shown
+is the score hidden (not a second draw of a policy that searches at random).
 """
 
 from __future__ import annotations
@@ -80,6 +80,17 @@ def may_show(cards: np.ndarray, players: int, extra: int = 0) -> np.ndarray:
     return trumps_and_excuse(cards) + extra >= poignee_thresholds(players)[0]
 
 
+def taker_may_show(playout: Playout) -> np.ndarray:
+    """(N,) bool: the taker's hand, as he played it (after the écart), held enough trumps and
+    Excuse for a poignée."""
+    n = playout.players
+    position = np.arange(len(playout.played_hi)) % n
+    leader = np.repeat(playout.leaders.T, n, axis=0)  # (T·n, N) the leader of each card's trick
+    own = (leader + position[:, None]) % n == playout.taker
+    hand_hi = np.bitwise_or.reduce(bb.keep(own, playout.played_hi), axis=0)
+    return bb.popcount(hand_hi & bb.ALL_HI) >= poignee_thresholds(n)[0]
+
+
 def play_pair(
     deals: Deals,
     taker: np.ndarray,
@@ -88,11 +99,11 @@ def play_pair(
     *,
     rng: np.random.Generator,
     called: np.ndarray | int | None,
-    replay: np.ndarray,
     defence_policy=None,
 ) -> PairPlay:
     """Play ``deals`` under ``contract``'s pair (the poignée hidden, the chelem not announced),
-    then the deals where ``replay`` ((N,) bool) holds again with the poignée shown.
+    then the deals where the taker may show a poignée (:func:`taker_may_show`) again with it
+    shown.
 
     ``taker``: (N,) int64 seats; ``called``: the called card (5 players), one or (N,).
     ``policy`` plays for the taker's side, ``defence_policy`` (default: the same) for the
@@ -102,7 +113,7 @@ def play_pair(
     sides = (policy, defence_policy)
     hidden = play(deals, taker, first, *sides, rng=rng, called=called, taker_poignee=False)
     hidden_scores = {c: score(hidden, c) for c in pair_of(contract)}
-    rows = np.flatnonzero(replay)
+    rows = np.flatnonzero(taker_may_show(hidden))
     if rows.size == 0:
         return PairPlay(hidden, hidden_scores)
     if rows.size < len(deals):

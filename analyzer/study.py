@@ -32,7 +32,7 @@ from .deal import complete, deal, petit_sec
 from .game import BIDS, Contract, check_players
 from .greedy import GreedyPolicy
 from .heuristic import heuristic_bids, point_counts
-from .paired import may_show, play_pair
+from .paired import play_pair
 from .parallel import iter_chunks
 from .scoring import PAIRS
 
@@ -199,9 +199,7 @@ def study_chunk(
 
     made, expected, gain, shown_share = {}, {}, {}, {}
     for first, _ in PAIRS:
-        reach = hand_rows if not first.takes_chien else np.hstack([hand_rows, deals.chien])
-        replay = may_show(reach, players)
-        pair = play_pair(deals, taker, first, policy, rng=rng, called=called, replay=replay)
+        pair = play_pair(deals, taker, first, policy, rng=rng, called=called)
         shown_flag = pair.showed().reshape(n_hands, samples)
         for contract, hidden in pair.hidden_scores.items():
             made[contract] = hidden.made.reshape(n_hands, samples).mean(axis=1)

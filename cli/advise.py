@@ -247,8 +247,8 @@ def _advice_line(analysis: Analysis) -> str:
     type=click.Path(path_type=Path),
     default=None,
     help="Write every sampled playout as a deal record (JSON Lines), to replay with tarot-replay "
-    "(6 records a sample with 4 players, 24 with 5: about 1.2 kB each on disk and 15 kB in "
-    "memory until written).",
+    "(4 records a sample with 4 players, 16 with 5, and 2 more per call where the taker may "
+    "show a poignée: about 1.2 kB each on disk and 15 kB in memory until written).",
 )
 @click.option(
     "--plot",

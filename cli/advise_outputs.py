@@ -22,8 +22,9 @@ from tarot_advisor.cli.progress import progress
 MEMORY_PER_SAMPLE = {3: 150, 4: 150, 5: 300}
 """Bytes of memory a sample's outcomes take (measured: 68 with 4 players, 238 with 5)."""
 DUMP_MEMORY_PER_SAMPLE = {3: 90_000, 4: 90_000, 5: 330_000}
-"""Bytes of memory a sample's deal records take until written (measured: 84 kB with 4 players,
-six records; 325 kB with 5 players, 24 records)."""
+"""Bytes of memory a sample's deal records take until written, at most (measured: 84 kB with
+4 players, six records; 325 kB with 5 players, 24 records: every deal played again with the
+taker's poignée shown)."""
 DUMP_DISK_PER_SAMPLE = {3: 7_500, 4: 7_500, 5: 30_000}
 """Bytes of disk a sample's deal records take (about 1.2 kB a record)."""
 

@@ -2,13 +2,17 @@
 
 import json
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from tarot_advisor.analyzer import hand_samples
 from tarot_advisor.analyzer.advisor import HandError, analyse_hand, batches
 from tarot_advisor.analyzer.cards import parse_hand
+from tarot_advisor.analyzer.deal import complete
 from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.greedy import GreedyPolicy
+from tarot_advisor.analyzer.paired import play_pair
 from tarot_advisor.analyzer.record import load_records, replay
 from tarot_advisor.cli.advise import main as advise
 
@@ -53,6 +57,22 @@ def test_the_gains_of_showing_and_announcing_split_into_the_bonus_and_the_rest()
     # Never made when announced: −200 instead of nothing, from each of 3 defenders.
     assert chelem.p_chelem == 0 and chelem.bonus.mean == -600
     assert chelem.bonus.mean + chelem.lead.mean == pytest.approx(chelem.expected_gain.mean)
+
+
+def test_only_the_deals_where_the_taker_may_show_a_poignee_are_played_again_shown():
+    # Seven trumps and the Excuse: a poignée of ten when the chien brings two more trumps.
+    hand = parse_hand("21 19 17 15 13 11 9 Excuse R♠ D♠ R♥ 8♥ 4♦ 2♦ V♣ 3♣ 5♣ 6♣")
+    n, rng = 400, np.random.default_rng(4)
+    taker = np.zeros(n, np.int64)
+    deals = complete(rng, np.tile(np.array(hand, np.uint8), (n, 1)), taker, 4)
+    pair = play_pair(deals, taker, Contract.GARDE, GreedyPolicy(), rng=rng, called=None)
+    assert pair.rows is not None and 0 < len(pair.rows) < n
+    assert pair.showed()[pair.rows].all() and pair.showed().sum() == len(pair.rows)
+    hidden = pair.hidden_scores[Contract.GARDE].taker_score
+    elsewhere = np.setdiff1d(np.arange(n), pair.rows)
+    assert (pair.shown_score(Contract.GARDE)[elsewhere] == hidden[elsewhere]).all()
+    garde_sans = play_pair(deals, taker, Contract.GARDE_SANS, GreedyPolicy(), rng=rng, called=None)
+    assert garde_sans.rows is None  # the hand as dealt: eight
 
 
 def test_same_seed_same_numbers_whatever_the_jobs():
