@@ -5,7 +5,10 @@ the écart made, the poignées shown), then for every trick and every position i
 policy of the player to act for a card (a :class:`table.Turn`), and :meth:`table.Table.play`
 lays it down. When a trick is complete, :meth:`_Tally.close_trick` gives its cards to the side
 that won it (the Excuse's rules), and the winner leads the next. The finished
-:class:`Playout` is what :func:`scoring.score` turns into scores.
+:class:`Playout` is what :func:`scoring.score` turns into scores. The same in parts:
+:func:`start` seats the hands, :func:`play_on` plays on to any card; :meth:`InPlay.take`
+copies some deals of a game in play (a search plays the cards so far once per world, then
+each of its candidate cards from there).
 
 Every deal advances together: a card played costs a handful of ``uint64`` operations over all N
 deals (hands are bitmask pairs, see :mod:`bitboard`). The engine owns no randomness and makes no
@@ -16,6 +19,7 @@ decision: the cards, the écart and the poignées come from policy objects. The 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +31,7 @@ from .ecart import GreedyEcart
 from .game import Contract, chien_size, hand_size
 from .knowledge import PublicKnowledge
 from .poignee import GreedyPoignee
-from .table import Candidate, EcartPolicy, PoigneePolicy, Policy, Table, Turn
+from .table import Candidate, EcartPolicy, PoigneePolicy, Policy, Table, Turn, take_deals
 
 
 @dataclass
@@ -72,6 +76,67 @@ class Playout:
         return ids.reshape(n_tricks, self.players, len(self)).transpose(2, 0, 1)
 
 
+@dataclass
+class InPlay:
+    """N deals being played (:func:`start`, :func:`play_on`): the table, what the tricks left
+    behind, and what the deal's set-up fixed — ``taker``, ``partner`` (N,) int64, ``called``
+    (N,) int64 or None, ``chien`` (N, c) uint8 card ids, ``discard`` (N, c) uint8 or None,
+    ``shown_hi`` (n, N) uint64. ``step``: the cards played so far in every deal."""
+
+    table: Table
+    tally: _Tally
+    taker: np.ndarray
+    partner: np.ndarray
+    called: np.ndarray | None
+    announced_chelem: bool
+    chien: np.ndarray
+    discard: np.ndarray | None
+    shown_hi: np.ndarray
+    step: int = 0
+
+    def take(self, rows: np.ndarray) -> InPlay:
+        """The deals ``rows`` ((R,) int64, repeats allowed) of this game, each at the same step,
+        to be played on apart from it."""
+        return InPlay(
+            table=take_deals(self.table, rows),
+            tally=take_deals(self.tally, rows),
+            taker=self.taker[rows],
+            partner=self.partner[rows],
+            called=None if self.called is None else self.called[rows],
+            announced_chelem=self.announced_chelem,
+            chien=self.chien[rows],
+            discard=None if self.discard is None else self.discard[rows],
+            shown_hi=self.shown_hi[:, rows],
+            step=self.step,
+        )
+
+    def playout(self) -> Playout:
+        """The outcome, once every card is played."""
+        table, tally = self.table, self.tally
+        chelem = bb.select(
+            table.defence_tricks == 0, 1, bb.select(table.taker_tricks == 0, -1, 0)
+        ).astype(np.int8)
+        return Playout(
+            players=table.players,
+            contract=table.contract,
+            taker=self.taker,
+            partner=self.partner,
+            called=self.called,
+            announced_chelem=self.announced_chelem,
+            taker_points2=bb.points2(tally.won_lo, tally.won_hi) + tally.exchange2,
+            bouts=bb.popcount(tally.won_hi & bb.BOUTS_HI),
+            petit_au_bout=vector_rules.petit_au_bout(tally.petit_trick_side, tally.won_by_excuse),
+            chelem=chelem,
+            poignee_bonus=vector_rules.poignee_bonus(self.shown_hi, table.players).sum(axis=0),
+            played_lo=tally.played_lo,
+            played_hi=tally.played_hi,
+            leaders=np.ascontiguousarray(tally.leaders.T),
+            chien=self.chien,
+            discard=self.discard,
+            shown_hi=self.shown_hi,
+        )
+
+
 def play(
     deals: Deals,
     taker: np.ndarray | int,
@@ -80,26 +145,44 @@ def play(
     defence_policy: Policy | None = None,
     *,
     rng: np.random.Generator,
+    **seating: Any,
+) -> Playout:
+    """Play every deal of ``deals`` to the end: :func:`start` (``seating``: its options), then
+    :func:`play_on`.
+
+    ``taker``: the taker's seat, one for all deals or (N,) int. ``taker_policy`` plays for the
+    taker's side (taker and 5-player partner), ``defence_policy`` (default: the same) for the
+    defence.
+    """
+    game = start(deals, taker, contract, **seating)
+    play_on(game, taker_policy, defence_policy, rng=rng)
+    return game.playout()
+
+
+def start(
+    deals: Deals,
+    taker: np.ndarray | int,
+    contract: Contract,
+    *,
     called: np.ndarray | int | None = None,
     ecart_policy: EcartPolicy | None = None,
     poignee_policy: PoigneePolicy | None = None,
     announce_chelem: bool = False,
     taker_poignee: bool = True,
     others_poignees: bool = True,
-) -> Playout:
-    """Play every deal of ``deals`` to the end.
+) -> InPlay:
+    """The deals seated at the table before the first card: the chien taken and the écart made,
+    the poignées chosen, the first leader to play.
 
-    ``taker``: the taker's seat, one for all deals or (N,) int. ``taker_policy`` plays for the
-    taker's side (taker and 5-player partner), ``defence_policy`` (default: the same) for the
-    defence. ``called``: the called card id (5 players; one for all deals or (N,)).
-    ``ecart_policy`` (default :class:`ecart.GreedyEcart`) chooses the écart for Prise and Garde,
-    ``poignee_policy`` (default :class:`poignee.GreedyPoignee`) the trumps a poignée shows. The
-    poignée flags say whether the taker, and each defender, show a poignée whenever their hand
-    (after the écart) allows one.
+    ``taker``: the taker's seat, one for all deals or (N,) int. ``called``: the called card id
+    (5 players; one for all deals or (N,)). ``ecart_policy`` (default :class:`ecart.GreedyEcart`)
+    chooses the écart for Prise and Garde, ``poignee_policy`` (default
+    :class:`poignee.GreedyPoignee`) the trumps a poignée shows. The poignée flags say whether
+    the taker, and each defender, show a poignée whenever their hand (after the écart) allows
+    one. ``announce_chelem``: the taker announced a chelem, and leads the first trick.
     """
     players = deals.players
     n_deals = len(deals)
-    defence_policy = defence_policy or taker_policy
     taker = np.broadcast_to(np.asarray(taker, np.int64), (n_deals,)).copy()
     rows = np.arange(n_deals)
 
@@ -156,43 +239,50 @@ def play(
         ),
     )
     table.turn_to(taker.copy() if announce_chelem else np.zeros(n_deals, np.int64))
-
-    for trick in range(table.n_tricks):
-        table.trick = trick
-        tally.leaders[trick] = table.seat[0]
-        for position in range(players):
-            legal_lo, legal_hi = table.legal()
-            turn = Turn(table, position, legal_lo, legal_hi)
-            card = _choose(turn, taker_policy, defence_policy, rng)
-            tally.record(trick * players + position, card)
-            table.play(*card)
-        last = trick == table.n_tricks - 1
-        winner = tally.close_trick(table, last)
-        if not last:
-            table.turn_to(winner)
-
-    chelem = bb.select(
-        table.defence_tricks == 0, 1, bb.select(table.taker_tricks == 0, -1, 0)
-    ).astype(np.int8)
-    return Playout(
-        players=players,
-        contract=contract,
+    return InPlay(
+        table=table,
+        tally=tally,
         taker=taker,
         partner=partner,
         called=called_cards,
         announced_chelem=announce_chelem,
-        taker_points2=bb.points2(tally.won_lo, tally.won_hi) + tally.exchange2,
-        bouts=bb.popcount(tally.won_hi & bb.BOUTS_HI),
-        petit_au_bout=vector_rules.petit_au_bout(tally.petit_trick_side, tally.won_by_excuse),
-        chelem=chelem,
-        poignee_bonus=vector_rules.poignee_bonus(shown_hi, players).sum(axis=0),
-        played_lo=tally.played_lo,
-        played_hi=tally.played_hi,
-        leaders=np.ascontiguousarray(tally.leaders.T),
         chien=np.asarray(deals.chien),
         discard=discard,
         shown_hi=shown_hi,
     )
+
+
+def play_on(
+    game: InPlay,
+    taker_policy: Policy,
+    defence_policy: Policy | None = None,
+    *,
+    rng: np.random.Generator,
+    until: int | None = None,
+) -> None:
+    """Play ``game`` on from its step to step ``until`` (default: the last card), a card at a
+    time: the policy of the player to act chooses it (``taker_policy`` for the taker's side,
+    ``defence_policy``, default the same, for the defence), the table lays it down, and a
+    complete trick goes to the side that won it."""
+    table, tally, players = game.table, game.tally, game.table.players
+    defence_policy = defence_policy or taker_policy
+    end = table.n_tricks * players if until is None else until
+    while game.step < end:
+        trick, position = divmod(game.step, players)
+        if position == 0:
+            table.trick = trick
+            tally.leaders[trick] = table.seat[0]
+        legal_lo, legal_hi = table.legal()
+        turn = Turn(table, position, legal_lo, legal_hi)
+        card = _choose(turn, taker_policy, defence_policy, rng)
+        tally.record(game.step, card)
+        table.play(*card)
+        game.step += 1
+        if position == players - 1:
+            last = trick == table.n_tricks - 1
+            winner = tally.close_trick(table, last)
+            if not last:
+                table.turn_to(winner)
 
 
 class _Tally:

@@ -106,7 +106,7 @@ class LookaheadPolicy:
         self, turn: Turn, idx: np.ndarray, rng: np.random.Generator, greedy: Candidate
     ) -> Candidate:
         table = turn.table
-        n, k = table.players, self.worlds
+        k = self.worlds
         try:
             lo, hi = sample(_constraints(turn, idx), k, rng)  # (B, K, n + 1)
         except NoWorldError:  # the taker called his own card after all: only the certain
@@ -121,9 +121,7 @@ class LookaheadPolicy:
         n_cand = candidates_lo.shape[1]
         # Rows in the order (deal, candidate, world).
         shape = (len(idx), n_cand, k)
-        world_lo = np.broadcast_to(lo[:, None], (*shape, n + 1)).reshape(-1, n + 1)
-        world_hi = np.broadcast_to(hi[:, None], (*shape, n + 1)).reshape(-1, n + 1)
-        replay = self._replay(table, idx, world_lo, world_hi, n_cand * k)
+        replay = self._replay(table, idx, lo, hi, n_cand)
         candidate = (
             np.broadcast_to(candidates_lo[:, :, None], shape).reshape(-1),
             np.broadcast_to(candidates_hi[:, :, None], shape).reshape(-1),
@@ -142,11 +140,14 @@ class LookaheadPolicy:
         return candidates_lo[rows, best], candidates_hi[rows, best]
 
     def _replay(
-        self, table: Table, idx: np.ndarray, world_lo: np.ndarray, world_hi: np.ndarray, copies: int
+        self, table: Table, idx: np.ndarray, lo: np.ndarray, hi: np.ndarray, n_cand: int
     ) -> Replay:
-        """The deals ``idx`` as the engine replays them, each repeated ``copies`` times, with
-        the worlds' hidden cards: (R, n + 1) holders by seat, then the aside."""
+        """The deals ``idx`` as the engine replays them in each of their worlds (``lo``/``hi``
+        (B, K, n + 1) the hidden cards, holders by seat then the aside), a row per world, each
+        fanned out to ``n_cand`` playouts: in the order (deal, candidate, world)."""
         n = table.players
+        b, k = lo.shape[:2]
+        world_lo, world_hi = lo.reshape(-1, n + 1), hi.reshape(-1, n + 1)
         steps = len(self._cards)
         played_lo = np.zeros((len(idx), n), U64)
         played_hi = np.zeros((len(idx), n), U64)
@@ -154,7 +155,7 @@ class LookaheadPolicy:
             for s in range(n):
                 played_lo[:, s] |= bb.keep(seat[idx] == s, card_lo[idx])
                 played_hi[:, s] |= bb.keep(seat[idx] == s, card_hi[idx])
-        repeat = np.repeat(np.arange(len(idx)), copies)
+        repeat = np.repeat(np.arange(b), k)
         by_seat = _by_seat(table, idx)
         taker = (by_seat(table.is_taker).argmax(axis=0)).astype(np.int64)
         called = None
@@ -176,6 +177,7 @@ class LookaheadPolicy:
             shown_hi=shown[repeat],
             prefix=(prefix_lo[:, repeat], prefix_hi[:, repeat]),
             announce_chelem=bool((self._first_leader != 0).any()),
+            fan_out=np.repeat(np.arange(b * k).reshape(b, 1, k), n_cand, axis=1).reshape(-1),
         )
 
 

@@ -23,7 +23,7 @@ from . import bitboard as bb
 from .bitboard import U64
 from .deal import Deals
 from .ecart_advice import FixedEcart
-from .engine import Playout, play
+from .engine import Playout, play_on, start
 from .game import Contract, chien_size, hand_size
 from .greedy import GreedyPolicy
 from .position import Position, no_petit_sec
@@ -106,7 +106,9 @@ class Replay:
     in Prise and Garde the écart: the taker takes it and discards it again, which leaves the
     same hands as the real chien and écart would; ``taker`` (R,) int64; ``called`` (R,) int64
     (5 players) or None; ``shown_hi`` (R,) trumps shown in poignées; ``prefix`` (S, R) one-bit
-    pairs, the cards played so far in order.
+    pairs, the cards played so far in order. ``fan_out``: None for one playout per row, or
+    (R',) int64 the row each playout continues — the recorded cards are then played once per
+    row, and each playout goes its own way from there.
     """
 
     hands_lo: np.ndarray
@@ -118,6 +120,7 @@ class Replay:
     shown_hi: np.ndarray
     prefix: Candidate
     announce_chelem: bool = False
+    fan_out: np.ndarray | None = None
 
 
 def replay_play(
@@ -127,9 +130,10 @@ def replay_play(
     rng: np.random.Generator,
     policy: Policy | None = None,
 ) -> Playout:
-    """Play every row of ``replay``: the recorded cards, then the row's ``candidate`` card (a
-    one-bit pair per row; None: the policy chooses), then ``policy`` (default: the greedy) for
-    every seat to the end."""
+    """Play every row of ``replay`` (every one of ``replay.fan_out`` when given): the recorded
+    cards, then the row's ``candidate`` card (a one-bit pair per row; None: the policy chooses),
+    then ``policy`` (default: the greedy) for every seat to the end."""
+    policy = policy or GreedyPolicy()
     rows, n = replay.hands_lo.shape
     size = hand_size(n)
     cards = np.zeros((rows, 78), np.uint8)
@@ -138,17 +142,24 @@ def replay_play(
             replay.hands_lo[:, seat], replay.hands_hi[:, seat], size
         )
     cards[:, n * size :] = bb.cards_of_sets(replay.aside_lo, replay.aside_hi, chien_size(n))
-    return play(
+    game = start(
         Deals(n, cards),
         replay.taker,
         contract,
-        _Replay(replay.prefix, candidate, policy or GreedyPolicy(), n),
-        rng=rng,
         called=replay.called,
         ecart_policy=FixedEcart(replay.aside_lo, replay.aside_hi),
         poignee_policy=_ShownPoignees(replay.shown_hi),
         announce_chelem=replay.announce_chelem,
     )
+    prefix = replay.prefix
+    if replay.fan_out is not None:
+        if hasattr(policy, "observe"):
+            raise ValueError("a policy that keeps the history cannot play fanned-out rows")
+        play_on(game, _Replay(prefix, None, policy, n), rng=rng, until=len(prefix[0]))
+        game = game.take(replay.fan_out)
+        prefix = (prefix[0][:, replay.fan_out], prefix[1][:, replay.fan_out])
+    play_on(game, _Replay(prefix, candidate, policy, n), rng=rng)
+    return game.playout()
 
 
 def position_replay(position: Position, lo: np.ndarray, hi: np.ndarray) -> Replay:

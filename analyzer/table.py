@@ -9,8 +9,9 @@ The rules of play are applied through :mod:`vector_rules` only.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -23,6 +24,8 @@ from .vector_rules import NO_SUIT
 
 Candidate = tuple[np.ndarray, np.ndarray]
 """A card per deal as a pair of one-bit (N,) uint64 masks (zero where there is none)."""
+
+_State = TypeVar("_State")
 
 
 @dataclass
@@ -202,6 +205,19 @@ class Table:
         self.best_position = bb.select(wins, k, self.best_position)
         self.best_on_taker_side = bb.select(wins, self.on_taker_side[k], self.best_on_taker_side)
         self.position += 1
+
+
+def take_deals(state: _State, rows: np.ndarray) -> _State:
+    """A copy of ``state`` — a :class:`Table`, its :class:`PublicKnowledge`, or any object whose
+    arrays all have the deals along their last axis — holding the deals ``rows`` ((R,) int64,
+    repeats allowed) in that order."""
+    taken = copy.copy(state)
+    for name, value in vars(state).items():
+        if isinstance(value, np.ndarray):
+            setattr(taken, name, value[..., rows])
+        elif isinstance(value, PublicKnowledge):
+            setattr(taken, name, take_deals(value, rows))
+    return taken
 
 
 _PER_PLAYER = (
