@@ -75,6 +75,12 @@ def keep(mask: np.ndarray, a):
     return a * mask
 
 
+def keep_pair(mask: np.ndarray, lo, hi) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`keep` of both words of a card set, the mask converted once."""
+    wide = mask.astype(U64)
+    return wide * lo, wide * hi
+
+
 def card_of(word: np.ndarray, bit: np.ndarray) -> np.ndarray:
     """Card ids (int64) of bit positions ``bit`` in words ``word`` (0 = lo, 1 = hi)."""
     return select(word == 0, LO_CARD[np.clip(bit, 0, 55)], 56 + bit)

@@ -173,7 +173,7 @@ def feed_a_sure_partner(turn: Turn, know: Reading) -> Candidate:
     if takes_over.any():
         _, safe_hi = know.safe_winners
         sure &= ~takes_over | ((card_hi & safe_hi) != ZERO)
-    return bb.keep(sure, card_lo), bb.keep(sure, card_hi)
+    return bb.keep_pair(sure, card_lo, card_hi)
 
 
 def _spare_the_safe_petit(know: Reading, trumps_hi: np.ndarray) -> np.ndarray:
@@ -191,7 +191,7 @@ def win_cheaply(turn: Turn, know: Reading) -> Candidate:
     ally_wins = know.ally_wins
     safe_lo, safe_hi = know.safe_winners
     card_lo, card_hi = either(bb.lowest(safe_lo), bb.lowest(_spare_the_safe_petit(know, safe_hi)))
-    return bb.keep(~ally_wins, card_lo), bb.keep(~ally_wins, card_hi)
+    return bb.keep_pair(~ally_wins, card_lo, card_hi)
 
 
 def give_least(turn: Turn, know: Reading) -> Candidate:
@@ -307,8 +307,8 @@ def lead_low(turn: Turn, know: Reading) -> Candidate:
         fallback_lo, fallback_hi = cheapest(
             lo, bb.select((lo | spare_hi) != ZERO, spare_hi, last_hi)
         )
-        card_lo = card_lo | bb.keep(no_low, fallback_lo)  # card_lo is empty there
-        card_hi = bb.keep(no_low, fallback_hi)
+        fallback_lo, card_hi = bb.keep_pair(no_low, fallback_lo, fallback_hi)
+        card_lo = card_lo | fallback_lo  # card_lo is empty there
     return card_lo, card_hi
 
 
@@ -353,9 +353,6 @@ class GreedyPolicy:
             candidate = habit(turn, know)
             if candidate is not None:
                 # Where undecided, chosen is empty: adding the candidate is choosing it.
-                card_lo, card_hi = candidate
-                chosen = (
-                    chosen_lo | bb.keep(undecided, card_lo),
-                    chosen_hi | bb.keep(undecided, card_hi),
-                )
+                card_lo, card_hi = bb.keep_pair(undecided, *candidate)
+                chosen = chosen_lo | card_lo, chosen_hi | card_hi
         return chosen if chosen is not None else _none(turn.table.n_deals)

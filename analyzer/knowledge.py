@@ -147,10 +147,8 @@ class PlayerKnowledge:
     def opponents_may_hold(self, rows: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
         """(N,) the cards that a player not known to be an ally may hold, among the positions
         ``rows`` (default: all)."""
-        opponent = ~self.ally[rows]
-        lo = np.bitwise_or.reduce(bb.keep(opponent, self.may_hold_lo[rows]), axis=0)
-        hi = np.bitwise_or.reduce(bb.keep(opponent, self.may_hold_hi[rows]), axis=0)
-        return lo, hi
+        lo, hi = bb.keep_pair(~self.ally[rows], self.may_hold_lo[rows], self.may_hold_hi[rows])
+        return np.bitwise_or.reduce(lo, axis=0), np.bitwise_or.reduce(hi, axis=0)
 
 
 def of(turn: Turn) -> PlayerKnowledge:
@@ -158,8 +156,9 @@ def of(turn: Turn) -> PlayerKnowledge:
     table = turn.table
     public = table.public
     k = turn.position
-    own_lo = turn.hand_lo | bb.keep(turn.is_taker, table.ecart_lo)
-    own_hi = turn.hand_hi | bb.keep(turn.is_taker, table.ecart_hi)
+    own_lo, own_hi = bb.keep_pair(turn.is_taker, table.ecart_lo, table.ecart_hi)
+    own_lo |= turn.hand_lo
+    own_hi |= turn.hand_hi
     unseen_lo = bb.ALL_LO & ~(table.played_lo | own_lo)
     unseen_hi = bb.ALL_HI & ~(table.played_hi | own_hi | public.ecart_shown_hi)
     may_lo = public.may_hold_lo & unseen_lo

@@ -10,6 +10,7 @@ The rules of play are applied through :mod:`vector_rules` only.
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
@@ -92,6 +93,12 @@ class Table:
     def n_deals(self) -> int:
         return self.seat.shape[1]
 
+    @property
+    def columns(self) -> np.ndarray:
+        """(N,) int64 0…N−1, each deal's column (read-only): ``row * N + columns`` are the
+        flat indices of one row per deal in an (n, N) array."""
+        return _columns(self.n_deals)
+
     def _new_trick(self) -> None:
         n_deals = self.n_deals
         self.position = 0
@@ -113,7 +120,7 @@ class Table:
         n, n_deals = self.players, self.n_deals
         rows = leader_position[None, :] + np.arange(n)[:, None]
         rows -= n * (rows >= n)  # modulo n, without an integer division per element
-        flat = rows * n_deals + np.arange(n_deals)[None, :]
+        flat = rows * n_deals + self.columns
         for name in _PER_PLAYER:
             setattr(self, name, np.take(getattr(self, name), flat))
         for name in PublicKnowledge.PER_PLAYER:
@@ -123,7 +130,7 @@ class Table:
     def won_by(self, position: int, winner_taker: np.ndarray) -> None:
         """The trick is complete and the player at ``position`` (N,) has won it, for the taker's
         side where ``winner_taker`` (N,) bool."""
-        self.winners[self.trick] = np.take_along_axis(self.seat, position[None, :], axis=0)[0]
+        self.winners[self.trick] = self.seat.take(position * self.n_deals + self.columns)
         self.taker_tricks += winner_taker
         self.defence_tricks += ~winner_taker
 
@@ -218,6 +225,13 @@ def take_deals(state: _State, rows: np.ndarray) -> _State:
         elif isinstance(value, PublicKnowledge):
             setattr(taken, name, take_deals(value, rows))
     return taken
+
+
+@functools.lru_cache(maxsize=4)
+def _columns(n_deals: int) -> np.ndarray:
+    columns = np.arange(n_deals)
+    columns.flags.writeable = False
+    return columns
 
 
 _PER_PLAYER = (

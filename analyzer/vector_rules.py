@@ -119,8 +119,9 @@ def legal_plays(
     anything = (lead_suit == NO_SUIT) | (~can_follow & (trumps == ZERO))
     must_trump = ~anything & ~(can_follow & (lead_suit != TRUMP_LEAD))
     trump_choice = bb.keep(must_trump, bb.select(over != ZERO, over, trumps))
-    legal_lo = bb.keep(anything, hand_lo) | follow_lo
-    legal_hi = bb.keep(anything, hand_hi) | trump_choice | excuse
+    legal_lo, legal_hi = bb.keep_pair(anything, hand_lo, hand_hi)
+    legal_lo |= follow_lo
+    legal_hi |= trump_choice | excuse
     return legal_lo, legal_hi
 
 
