@@ -35,6 +35,9 @@ HI_CARD = np.arange(56, 78, dtype=np.int64)
 
 SUIT_LO = np.array([sum(1 << (4 * r + s) for r in range(14)) for s in range(4)], dtype=U64)
 """(4,) uint64: the ``lo`` bits of each suit."""
+SUIT_LO_COLUMN = SUIT_LO[:, None]
+"""(4, 1) uint64: :data:`SUIT_LO` as a column, so that ``lo & SUIT_LO_COLUMN`` is a set's cards
+(4, …) suit by suit."""
 SUIT_OR_NONE_LO = np.append(SUIT_LO, [U64(0), U64(0)])
 """(6,) uint64: :data:`SUIT_LO` indexed by a suit code 0…5 (trumps and none give 0)."""
 ALL_LO = U64((1 << 56) - 1)

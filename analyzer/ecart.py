@@ -18,8 +18,6 @@ _BIT_POINTS2 = POINTS2[bb.LO_CARD].astype(np.int32)
 _BIT_IS_KING = np.arange(56) // 4 == 13
 _HONOUR_POINTS2 = {11: 2, 12: 4, 13: 6, 14: 8}
 """Doubled points of the valet, cavalier, dame and roi (by rank) beyond a small card's 1."""
-_SUIT_COLUMN = bb.SUIT_LO[:, None]
-"""(4, 1) uint64 the ``lo`` bits of each suit: ``hand_lo & _SUIT_COLUMN`` is (4, N) by suit."""
 _FACES_SHIFT = (4 * 10 + np.arange(4, dtype=U64))[:, None]
 """(4, 1) shifts that bring a suit's valet to bit 0, its cavalier, dame, roi to bits 4, 8, 12."""
 _RANK_SHIFT = U64(4)
@@ -116,7 +114,7 @@ class GreedyEcart:
         """The écart of ``count`` cards from each hand (taker's cards + chien), as (lo, hi)
         (N,) uint64."""
         # Suit-major (4, N) figures: each suit's are contiguous rows.
-        suits = hand_lo & _SUIT_COLUMN
+        suits = hand_lo & bb.SUIT_LO_COLUMN
         length = np.bitwise_count(suits).astype(np.int64)
         king = (suits & bb.KINGS_LO) != ZERO
         points2 = length + _FACES_POINTS2[suits >> _FACES_SHIFT]
@@ -125,8 +123,8 @@ class GreedyEcart:
         style = STYLES[count]
         state = _plan(length, king, points2, lowest_points2, count, style)
         # The cards of the suits the plan empties, and of those it leaves a singleton but that.
-        planned = bb.keep(state == EMPTY, _SUIT_COLUMN) | bb.keep(
-            state == SINGLETON, _SUIT_COLUMN & ~lowest
+        planned = bb.keep(state == EMPTY, bb.SUIT_LO_COLUMN) | bb.keep(
+            state == SINGLETON, bb.SUIT_LO_COLUMN & ~lowest
         )
         # The packed keys of _lowest_keys, by bit of the whole word (its 8 bits above the cards'
         # are not held): contiguous rows.

@@ -21,7 +21,7 @@ from . import knowledge
 from .bitboard import ZERO
 from .knowledge import NO_TRUMP_BIT, PlayerKnowledge
 from .policy import cheapest, either
-from .table import Candidate, Turn
+from .table import Candidate, Table, Turn
 from .vector_rules import NO_SUIT, TRUMP_LEAD
 
 _HUNTING_TRUMPS = {3: 7, 4: 5, 5: 4}
@@ -56,6 +56,11 @@ class Reading:
     def later_threat_hi(self) -> np.ndarray:
         """(N,) the trumps a later opponent in this trick may hold."""
         return self.later_hi & bb.TRUMPS_HI
+
+    @cached_property
+    def no_threat(self) -> np.ndarray:
+        """(N,) bool: no opponent may hold a trump."""
+        return self.threat_hi == ZERO
 
     @property
     def later_may_trump(self) -> np.ndarray:
@@ -180,8 +185,8 @@ def _spare_the_safe_petit(know: Reading, trumps_hi: np.ndarray) -> np.ndarray:
     """Petit au bout: once no opponent can have a trump, the Petit cannot be lost, so it is kept
     for the last trick (10 × the multiplier) while other trumps will do. (Until then it is
     played whenever it wins, the only way to save it.)"""
-    others = trumps_hi & ~bb.PETIT_HI
-    return bb.select((know.threat_hi == ZERO) & (others != ZERO), others, trumps_hi)
+    spare = know.no_threat & ((trumps_hi & ~bb.PETIT_HI) != ZERO)
+    return trumps_hi & ~spare.astype(bb.U64)  # the Petit is bit 0: 1 where it is spared
 
 
 def win_cheaply(turn: Turn, know: Reading) -> Candidate:
@@ -226,19 +231,15 @@ def cash_masters(turn: Turn, know: Reading) -> Candidate:
     opponent can have a trump left, or none has shown a void there and enough of the suit is out
     for everyone to follow."""
     table = turn.table
-    opponents_void = np.zeros(table.n_deals, np.uint8)
-    for other in range(table.players):
-        opponent = ~know.known.ally[other]
-        opponents_void |= bb.keep(opponent, table.public.void[other])
-    best = np.zeros(table.n_deals, bb.U64)
-    for suit, suit_lo in enumerate(bb.SUIT_LO):
-        top = bb.top(turn.legal_lo & suit_lo)
-        master = (top != ZERO) & ((know.opponents_lo & suit_lo & bb.above(top)) == ZERO)
-        enough_out = bb.popcount8(know.unseen_lo & suit_lo) >= 2 * (table.players - 1)
-        no_void = (opponents_void & (1 << suit)) == 0
-        passes = (know.threat_hi == ZERO) | (enough_out & no_void)
-        better = master & passes & (top > best)
-        best = bb.select(better, top, best)
+    opponent = ~know.known.ally
+    opponents_void = np.bitwise_or.reduce(bb.keep(opponent, table.public.void), axis=0)
+    # (4, N) suit by suit: each suit's highest card, whether it is master and will pass.
+    top = bb.top(turn.legal_lo & bb.SUIT_LO_COLUMN)
+    master = (top != ZERO) & ((know.opponents_lo & bb.SUIT_LO_COLUMN & bb.above(top)) == ZERO)
+    enough_out = bb.popcount8(know.unseen_lo & bb.SUIT_LO_COLUMN) >= 2 * (table.players - 1)
+    no_void = (opponents_void & _SUIT_VOID_BITS) == 0
+    passes = know.no_threat | (enough_out & no_void)
+    best = np.max(bb.keep(master & passes, top), axis=0)  # the highest of the masters that pass
     return best, np.zeros_like(best)
 
 
@@ -249,11 +250,9 @@ def force_the_taker(turn: Turn, know: Reading) -> Candidate:
     taker_void = table.public.taker_void
     taker_has_trumps = (taker_void & NO_TRUMP_BIT) == 0
     defending = ~know.on_taker_side
-    card = np.zeros(table.n_deals, bb.U64)
-    for suit, suit_lo in enumerate(bb.SUIT_LO):
-        low = bb.lowest(turn.legal_lo & suit_lo & bb.LOW_LO)
-        void = (taker_void & (1 << suit)) != 0
-        card = card | bb.keep((card == ZERO) & void, low)
+    # (4, N) suit by suit: the lowest card of each suit the taker is void in; the first suit's.
+    low = bb.keep((taker_void & _SUIT_VOID_BITS) != 0, bb.lowest(turn.legal_lo & _LOW_COLUMN))
+    card = _first_suit(low, low == ZERO, table)
     return bb.keep(defending & taker_has_trumps, card), np.zeros_like(card)
 
 
@@ -278,7 +277,25 @@ def hunt_the_petit(turn: Turn, know: Reading) -> Candidate:
     return np.zeros_like(turn.hand_lo), bb.keep(hunt, bb.top(trumps))
 
 
-_LOW_OF_SUIT = [mask & bb.LOW_LO for mask in bb.SUIT_LO]
+_LOW_COLUMN = bb.SUIT_LO_COLUMN & bb.LOW_LO
+"""(4, 1) uint64 the low cards (1 to 10) of each suit."""
+_SUIT_VOID_BITS = (1 << np.arange(4, dtype=np.uint8))[:, None]
+"""(4, 1) uint8 each suit's bit in :attr:`knowledge.PublicKnowledge.void`."""
+_NO_SUIT_KEY = np.int8(31)
+"""The key of a suit with no low card to lead: above every suit's (lengths are below 31)."""
+_SUIT_INDEX = np.arange(4, dtype=np.int8)[:, None]
+"""(4, 1) int8 each suit's index."""
+
+
+def _first_suit(cards: np.ndarray, key: np.ndarray, table: Table) -> np.ndarray:
+    """(N,) the card of ``cards`` ((4, N) suit by suit) of least ``key`` ((4, N) int8 within
+    ±31, or bool), the first suit of equals."""
+    # The key times 4 plus the suit, so that an elementwise minimum over the suits (fast, unlike
+    # argmin across rows) names the suit.
+    packed = key.astype(np.int8) << 2
+    packed |= _SUIT_INDEX
+    suit = (np.minimum.reduce(packed, axis=0) & 3).astype(np.intp)
+    return cards.take(suit * table.n_deals + table.columns)
 
 
 def lead_low(turn: Turn, know: Reading) -> Candidate:
@@ -287,16 +304,13 @@ def lead_low(turn: Turn, know: Reading) -> Candidate:
     card, the cheapest card, the Petit and the Excuse last — the Excuse after the Petit while
     one's side has won every trick, for it then wins the last one (chelem)."""
     lo = turn.legal_lo
-    # Shortest suit for the taker's side, longest for the defence: minimise ±length.
+    table = turn.table
+    # Shortest suit for the taker's side, longest for the defence: minimise ±length, the first
+    # suit of equals; (4, N) suit by suit.
     sign = bb.select(know.on_taker_side, np.int8(1), np.int8(-1))
-    best_key = np.full(len(lo), 99, np.int8)
-    card_lo = np.zeros_like(lo)
-    for suit_lo, low_lo in zip(bb.SUIT_LO, _LOW_OF_SUIT, strict=True):
-        low = bb.lowest(lo & low_lo)
-        key = sign * bb.popcount8(lo & suit_lo)
-        better = (low != ZERO) & (key < best_key)
-        best_key = bb.select(better, key, best_key)
-        card_lo = bb.select(better, low, card_lo)
+    low = bb.lowest(lo & _LOW_COLUMN)
+    key = bb.select(low != ZERO, sign * bb.popcount8(lo & bb.SUIT_LO_COLUMN), _NO_SUIT_KEY)
+    card_lo = _first_suit(low, key, table)
     card_hi = np.zeros_like(card_lo)
     no_low = card_lo == ZERO
     if no_low.any():
