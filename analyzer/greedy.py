@@ -203,9 +203,17 @@ def give_least(turn: Turn, know: Reading) -> Candidate:
     """Losing the trick: give the fewest points. The Excuse saves a face card, the Petit or the
     21 from falling to the opponents; the Petit is played only when nothing else is legal."""
     lo, hi = turn.legal_lo, turn.legal_hi
-    card_lo, card_hi = cheapest(lo, hi & ~bb.EXCUSE_HI & ~bb.PETIT_HI)
-    nothing_else = (card_lo | card_hi) == ZERO
-    card_hi = card_hi | bb.keep(nothing_else, hi & bb.PETIT_HI)  # card_hi is empty there
+    # policy.cheapest's order, the Excuse and the Petit aside (and the Petit only when nothing
+    # else is legal): a low suited card, else a middle trump, else a face, else the 21, else the
+    # Petit — the higher of those two bouts.
+    lowest_lo = bb.lowest(lo)
+    middle = bb.lowest(hi & bb.MIDDLE_TRUMPS_HI)
+    has_middle = middle != ZERO
+    from_hi = ((lowest_lo & bb.LOW_LO) == ZERO) & (has_middle | (lowest_lo == ZERO))
+    bout = bb.top(hi & (bb.PETIT_HI | bb.TWENTY_ONE_HI))
+    card_lo = bb.keep(~from_hi, lowest_lo)
+    card_hi = bb.keep(from_hi, bb.select(has_middle, middle, bout))
+    nothing_else = from_hi & ~has_middle & (bout != bb.TWENTY_ONE_HI)
     costly = ((card_lo & bb.FACES_LO) | (card_hi & (bb.PETIT_HI | bb.TWENTY_ONE_HI))) != ZERO
     only_the_excuse = (card_lo | card_hi) == ZERO
     has_excuse = (hi & bb.EXCUSE_HI) != ZERO
