@@ -47,9 +47,9 @@ class Table:
     seat: np.ndarray  # (n, N) int64 the seat at each position
     hands_lo: np.ndarray  # (n, N) uint64
     hands_hi: np.ndarray
-    on_taker_side: np.ndarray  # (n, N) bool: the taker and the partner
-    is_taker: np.ndarray  # (n, N) bool
-    is_partner: np.ndarray  # (n, N) bool (5 players)
+    on_taker_side: np.ndarray  # (n, N) bool: the taker and the partner (is_taker | is_partner)
+    is_taker: np.ndarray  # (n, N) bool, exactly one row per deal
+    is_partner: np.ndarray  # (n, N) bool (5 players), at most one row per deal
     shown_hi: np.ndarray  # (n, N) uint64 trumps shown in a poignée (public), rows by seat
     called_lo: np.ndarray  # (N,) uint64 the called card (5 players; else 0)
     called_hi: np.ndarray
@@ -62,6 +62,8 @@ class Table:
     played_hi: np.ndarray = field(init=False)
     revealed: np.ndarray = field(init=False)  # (N,) bool the called card has been played
     any_shown: bool = field(init=False)  # some player of some deal shows a poignée
+    taker_seat: np.ndarray = field(init=False)  # (N,) int64
+    partner_seat: np.ndarray = field(init=False)  # (N,) int64, −1 none
     lead_suit: np.ndarray = field(init=False)  # (N,) int64: −1 none yet, 0–3 suit, 4 trumps
     lead_lo: np.ndarray = field(init=False)  # (N,) uint64 the cards of the suit led
     lead_hi: np.ndarray = field(init=False)  # (N,) uint64 the trumps when trumps were led
@@ -84,6 +86,10 @@ class Table:
         self.played_hi = np.zeros(n_deals, U64)
         self.revealed = np.zeros(n_deals, bool)
         self.any_shown = bool(self.shown_hi.any())
+        self.taker_seat = (self.seat * self.is_taker).sum(axis=0)
+        self.partner_seat = bb.select(
+            self.is_partner.any(axis=0), (self.seat * self.is_partner).sum(axis=0), -1
+        )
         self.taker_tricks = np.zeros(n_deals, np.int64)
         self.defence_tricks = np.zeros(n_deals, np.int64)
         self.winners = np.full((self.n_tricks, n_deals), -1, np.int64)
@@ -118,13 +124,19 @@ class Table:
     def turn_to(self, leader_position: np.ndarray) -> None:
         """Start the next trick with the player now at ``leader_position`` (N,) as row 0."""
         n, n_deals = self.players, self.n_deals
-        rows = leader_position[None, :] + np.arange(n)[:, None]
-        rows -= n * (rows >= n)  # modulo n, without an integer division per element
-        flat = rows * n_deals + self.columns
+        # Row r takes the row leader_position + r, modulo n, without an integer division (nor
+        # take's mode="wrap", whose branches mispredict); the indices are then in range, and
+        # clipping is the cheapest of take's checks.
+        flat = leader_position * n_deals + self.columns + _row_offsets(n, n_deals)
+        flat -= n * n_deals * (flat >= n * n_deals)
         for name in _PER_PLAYER:
-            setattr(self, name, np.take(getattr(self, name), flat))
+            setattr(self, name, np.take(getattr(self, name), flat, mode="clip"))
         for name in PublicKnowledge.PER_PLAYER:
-            setattr(self.public, name, np.take(getattr(self.public, name), flat))
+            setattr(self.public, name, np.take(getattr(self.public, name), flat, mode="clip"))
+        # The sides follow the seats: cheaper to compare than to turn.
+        self.is_taker = self.seat == self.taker_seat
+        self.is_partner = self.seat == self.partner_seat
+        self.on_taker_side = self.is_taker | self.is_partner
         self._new_trick()
 
     def won_by(self, position: int, winner_taker: np.ndarray) -> None:
@@ -234,14 +246,13 @@ def _columns(n_deals: int) -> np.ndarray:
     return columns
 
 
-_PER_PLAYER = (
-    "seat",
-    "hands_lo",
-    "hands_hi",
-    "on_taker_side",
-    "is_taker",
-    "is_partner",
-)
+def _row_offsets(players: int, n_deals: int) -> np.ndarray:
+    """(n, 1) int64 each row's first flat index in an (n, N) array."""
+    return np.arange(0, players * n_deals, n_deals)[:, None]
+
+
+_PER_PLAYER = ("seat", "hands_lo", "hands_hi")
+"""The (n, N) arrays that turn with the rows (the sides follow from the seats)."""
 
 
 @dataclass(frozen=True)
