@@ -18,7 +18,7 @@ decision: the cards, the écart and the poignées come from policy objects. The 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -74,6 +74,16 @@ class Playout:
         n_tricks = self.leaders.shape[1]
         ids = bb.card_ids(self.played_lo, self.played_hi)
         return ids.reshape(n_tricks, self.players, len(self)).transpose(2, 0, 1)
+
+    def take(self, rows: np.ndarray) -> Playout:
+        """The deals ``rows`` ((R,) int64, repeats allowed) of this playout, in that order."""
+        deals_last = ("played_lo", "played_hi", "shown_hi")
+        taken = {
+            name: value[..., rows] if name in deals_last else value[rows]
+            for name, value in vars(self).items()
+            if isinstance(value, np.ndarray)
+        }
+        return replace(self, **taken)
 
 
 @dataclass

@@ -121,7 +121,7 @@ class LookaheadPolicy:
         n_cand = candidates_lo.shape[1]
         # Rows in the order (deal, candidate, world).
         shape = (len(idx), n_cand, k)
-        replay = self._replay(table, idx, lo, hi, n_cand)
+        replay = self._replay(table, idx, lo, hi, valid)
         candidate = (
             np.broadcast_to(candidates_lo[:, :, None], shape).reshape(-1),
             np.broadcast_to(candidates_hi[:, :, None], shape).reshape(-1),
@@ -140,13 +140,17 @@ class LookaheadPolicy:
         return candidates_lo[rows, best], candidates_hi[rows, best]
 
     def _replay(
-        self, table: Table, idx: np.ndarray, lo: np.ndarray, hi: np.ndarray, n_cand: int
+        self, table: Table, idx: np.ndarray, lo: np.ndarray, hi: np.ndarray, valid: np.ndarray
     ) -> Replay:
         """The deals ``idx`` as the engine replays them in each of their worlds (``lo``/``hi``
         (B, K, n + 1) the hidden cards, holders by seat then the aside), a row per world, each
-        fanned out to ``n_cand`` playouts: in the order (deal, candidate, world)."""
+        fanned out to a playout per candidate, in the order (deal, candidate, world); a column
+        not ``valid`` ((B, C) bool) repeats the first candidate, and plays as it does."""
         n = table.players
         b, k = lo.shape[:2]
+        n_cand = valid.shape[1]
+        column = np.where(valid, np.arange(n_cand), 0)[:, :, None]  # (B, C, 1)
+        alike = (np.arange(b)[:, None, None] * n_cand + column) * k + np.arange(k)
         world_lo, world_hi = lo.reshape(-1, n + 1), hi.reshape(-1, n + 1)
         steps = len(self._cards)
         played_lo = np.zeros((len(idx), n), U64)
@@ -178,6 +182,7 @@ class LookaheadPolicy:
             prefix=(prefix_lo[:, repeat], prefix_hi[:, repeat]),
             announce_chelem=bool((self._first_leader != 0).any()),
             fan_out=np.repeat(np.arange(b * k).reshape(b, 1, k), n_cand, axis=1).reshape(-1),
+            alike=alike.reshape(-1),
         )
 
 

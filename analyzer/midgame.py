@@ -108,7 +108,9 @@ class Replay:
     (5 players) or None; ``shown_hi`` (R,) trumps shown in poignées; ``prefix`` (S, R) one-bit
     pairs, the cards played so far in order. ``fan_out``: None for one playout per row, or
     (R',) int64 the row each playout continues — the recorded cards are then played once per
-    row, and each playout goes its own way from there.
+    row, and each playout goes its own way from there. ``alike``: None, or (R',) int64 for each
+    playout the one it plays exactly as (itself, or an earlier one continuing the same row with
+    the same card, under a policy that draws nothing at random): only those are played.
     """
 
     hands_lo: np.ndarray
@@ -121,6 +123,7 @@ class Replay:
     prefix: Candidate
     announce_chelem: bool = False
     fan_out: np.ndarray | None = None
+    alike: np.ndarray | None = None
 
 
 def replay_play(
@@ -152,14 +155,21 @@ def replay_play(
         announce_chelem=replay.announce_chelem,
     )
     prefix = replay.prefix
-    if replay.fan_out is not None:
-        if hasattr(policy, "observe"):
-            raise ValueError("a policy that keeps the history cannot play fanned-out rows")
-        play_on(game, _Replay(prefix, None, policy, n), rng=rng, until=len(prefix[0]))
-        game = game.take(replay.fan_out)
-        prefix = (prefix[0][:, replay.fan_out], prefix[1][:, replay.fan_out])
-    play_on(game, _Replay(prefix, candidate, policy, n), rng=rng)
-    return game.playout()
+    if replay.fan_out is None:
+        play_on(game, _Replay(prefix, candidate, policy, n), rng=rng)
+        return game.playout()
+    if hasattr(policy, "observe"):
+        raise ValueError("a policy that keeps the history cannot play fanned-out rows")
+    play_on(game, _Replay(prefix, None, policy, n), rng=rng, until=len(prefix[0]))
+    played = np.arange(len(replay.fan_out)) if replay.alike is None else np.unique(replay.alike)
+    rows = replay.fan_out[played]
+    game = game.take(rows)
+    if candidate is not None:
+        candidate = (candidate[0][played], candidate[1][played])
+    play_on(game, _Replay((prefix[0][:, rows], prefix[1][:, rows]), candidate, policy, n), rng=rng)
+    if replay.alike is None:
+        return game.playout()
+    return game.playout().take(np.searchsorted(played, replay.alike))
 
 
 def position_replay(position: Position, lo: np.ndarray, hi: np.ndarray) -> Replay:

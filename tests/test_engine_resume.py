@@ -1,5 +1,6 @@
 """The engine played in parts: a game stopped at any card, some of its deals taken (repeated,
-reordered), and played on, plays every taken deal as one uninterrupted playout does."""
+reordered), and played on, plays every taken deal as one uninterrupted playout does (and as
+the same deals taken from that playout)."""
 
 import numpy as np
 import pytest
@@ -34,3 +35,6 @@ def test_a_game_stopped_taken_and_played_on_plays_as_one(players, contract, stop
     part = game.playout()
     assert (part.plays == whole.plays[rows]).all()
     assert (score(part).scores == score(whole).scores[rows]).all()
+    taken = whole.take(rows)
+    assert (taken.plays == part.plays).all() and (taken.shown_hi == part.shown_hi).all()
+    assert (score(taken).scores == score(part).scores).all()
