@@ -12,7 +12,12 @@ from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.greedy import GreedyPolicy
-from tarot_advisor.analyzer.lookahead import LookaheadPolicy, distinct_cards, lowest_equivalent
+from tarot_advisor.analyzer.lookahead import (
+    LookaheadPolicy,
+    best_candidates,
+    distinct_cards,
+    lowest_equivalent,
+)
 from tarot_advisor.analyzer.record import replay
 from tarot_advisor.analyzer.scoring import records, score
 from tarot_advisor.analyzer.worlds import card_set
@@ -86,6 +91,24 @@ def test_a_card_in_the_current_trick_keeps_its_neighbours_apart():
     legal = _set("10♣ 8♣")
     gone = _set("")
     assert _cards(*distinct_cards(*legal, *gone)) == _cards(*legal)
+
+
+def test_the_greedy_card_is_left_only_on_the_evidence():
+    # Four worlds; scores for the player's side. The greedy's card (column 0) scores 0 in each.
+    # A is better on average (+5) but loses in half the worlds; B gains +10 in every world.
+    greedy, a, b = [0, 0, 0, 0], [30, -20, 30, -20], [10, 10, 10, 10]
+
+    def best(*cards: list[int], margin: float) -> int:
+        per_world = np.array([cards], np.float64)
+        valid = np.ones((1, len(cards)), bool)
+        is_greedy = np.arange(len(cards))[None, :] == 0
+        return int(best_candidates(per_world, valid, is_greedy, margin)[0])
+
+    assert best(greedy, a, margin=0) == 1  # the best mean, however noisy
+    assert best(greedy, a, margin=1) == 0  # +5 ± 14.4: not enough to leave the greedy
+    assert best(greedy, a, b, margin=1) == 2  # a sure +10 is taken whatever the margin
+    assert best(greedy, a, b, margin=100) == 2
+    assert best([5, 5, 5, 5], [5, 5, 5, 5], margin=1) == 0  # a tie: the greedy's card
 
 
 def _set(text: str) -> tuple[np.ndarray, np.ndarray]:
