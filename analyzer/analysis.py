@@ -69,6 +69,9 @@ class ChelemAdvice:
     lead: Estimate
     """Every other change of the score: the play changed by the taker leading the first
     trick."""
+    samples: int
+    """The samples these rest on: the first ones, as many as settled the verdict
+    (:data:`~.advisor.CHELEM_SETTLED`)."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,7 @@ class Analysis:
             "chelem": {
                 "recommended": self.chelem.recommended,
                 "p_chelem": self.chelem.p_chelem,
+                "samples": self.chelem.samples,
                 "expected_gain": self.chelem.expected_gain.mean,
                 "expected_gain_se": self.chelem.expected_gain.se,
                 **_estimates(bonus=self.chelem.bonus, lead=self.chelem.lead),

@@ -6,7 +6,9 @@ smaller). Chunk ``k`` draws from its own generator, seeded by
 result depends only on the seed, the sample count and the chunk size — never on how many
 workers run the chunks, in which order they finish, or which other chunks run at all (a study
 resumed computes only its missing chunks). :func:`map_chunks` returns the results in chunk
-order; :func:`iter_chunks` yields each with its index, as it is computed.
+order; :func:`iter_chunks` yields each with its index, as it is computed; :func:`map_chunks_until`
+stops at the first chunks whose results settle a question — the same chunks whatever the
+number of workers.
 """
 
 from __future__ import annotations
@@ -160,4 +162,42 @@ def map_chunks(
         results.append(result)
         if on_done is not None:
             on_done(min(n_items, (index + 1) * chunk_size))
+    return results
+
+
+def map_chunks_until(
+    task: Callable[..., T],
+    n_items: int,
+    settled: Callable[[list[T]], bool],
+    *,
+    seed: int,
+    chunk_size: int,
+    jobs: int = 1,
+    backend: str | None = None,
+    on_done: Callable[[int], None] | None = None,
+    **task_kwargs: Any,
+) -> list[T]:
+    """The results of chunks 0 … L − 1, in order, for the smallest L such that
+    ``settled(results[:L])`` (all the chunks if none): what :func:`map_chunks` returns, cut
+    where the question is settled.
+
+    ``settled`` is asked of every prefix in turn, so L depends only on the results, never on
+    ``jobs``: the chunks are computed in waves of one per worker, and the chunks a wave computed
+    beyond L are dropped (they cost time, not reproducibility). With a backend other than the
+    local one, every chunk is one wave. ``on_done`` receives the number of items finished so
+    far, after each chunk kept.
+    """
+    sizes = chunk_sizes(n_items, chunk_size)
+    local = (backend or DEFAULT_BACKEND) == DEFAULT_BACKEND
+    wave = choose_jobs(jobs) if local else max(len(sizes), 1)
+    options = dict(seed=seed, chunk_size=chunk_size, jobs=jobs, backend=backend, **task_kwargs)
+    results: list[T] = []
+    for first in range(0, len(sizes), wave):
+        indices = range(first, min(first + wave, len(sizes)))
+        for index, result in iter_chunks(task, n_items, indices=indices, **options):
+            results.append(result)
+            if on_done is not None:
+                on_done(min(n_items, (index + 1) * chunk_size))
+            if settled(results):
+                return results
     return results

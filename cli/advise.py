@@ -157,10 +157,14 @@ def _chelem_line(analysis: Analysis) -> str:
     gain = chelem.expected_gain
     verdict = "announce it" if chelem.recommended else "do not announce it"
     lead = chelem.lead
+    settled = ""
+    if chelem.samples < analysis.samples:
+        settled = f"; settled on the first {chelem.samples:,} samples"
     return (
         f"Chelem: {verdict}: {chelem.bonus.mean:+.1f} bonus, {difference(lead)} from leading the "
         f"first trick (in all {difference(gain)}; made "
-        f"{proportion(chelem.p_chelem, analysis.samples).strip()} of the time when announced)."
+        f"{proportion(chelem.p_chelem, chelem.samples).strip()} of the time when announced"
+        f"{settled})."
     )
 
 

@@ -106,6 +106,31 @@ def test_a_searching_side_goes_in_smaller_chunks_with_the_same_numbers_whatever_
     assert seen == [1, 2, 3, 4, 5, 6] * 2
 
 
+def test_the_announced_chelem_is_played_until_its_verdict_is_settled(monkeypatch):
+    # Nowhere near a chelem: announcing it loses about 600 whatever the play, which the first
+    # 500 samples settle (of 1,000, in chunks of 100), with one worker or two.
+    monkeypatch.setattr(hand_samples, "SEARCHING", {"simple"})
+    monkeypatch.setattr(hand_samples, "SEARCH_CHUNK", 100)
+    seen: list[int] = []
+    runs = [
+        analyse_hand(
+            parse_hand(EXAMPLE),
+            samples=1000,
+            seed=5,
+            jobs=jobs,
+            defence_policy="simple",
+            on_done=seen.append if jobs == 1 else None,
+        )
+        for jobs in (1, 2)
+    ]
+    assert runs[0].to_dict() == runs[1].to_dict()
+    chelem = runs[0].chelem
+    assert runs[0].samples == 1000 and chelem.samples == 500
+    assert chelem.expected_gain.mean < -500 and not chelem.recommended
+    assert chelem.expected_gain.n == 500
+    assert seen == list(range(1, 16)) + [20]  # 10 batches played, 5 announced, the bar full
+
+
 def test_five_players_call_a_king_and_three_players_work_too():
     five = analyse_hand(
         parse_hand("21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣", 5), 5, samples=200

@@ -11,6 +11,7 @@ from tarot_advisor.analyzer.parallel import (
     choose_jobs,
     chunk_sizes,
     map_chunks,
+    map_chunks_until,
 )
 
 
@@ -61,6 +62,30 @@ def test_progress_reports_the_items_finished_after_each_chunk():
     seen.clear()
     map_chunks(first_draw, 10, seed=1, chunk_size=4, jobs=2, on_done=seen.append)
     assert seen == [4, 8, 10]
+
+
+def test_the_chunks_stop_at_the_first_that_settle_the_question_whatever_the_workers():
+    # Settled once the draws so far add up to more than 1.5: the same chunks with 1, 2 or 3
+    # workers (waves of 1, 2 or 3 chunks), and the same as the first chunks of map_chunks.
+    def settled(parts: list[tuple[int, float]]) -> bool:
+        return sum(x for _, x in parts) > 1.5
+
+    every = map_chunks(first_draw, 20, seed=3, chunk_size=2)
+    total = np.cumsum([x for _, x in every])
+    expected = int(np.argmax(total > 1.5)) + 1
+    assert 1 < expected < len(every)
+    for jobs in (1, 2, 3):
+        seen: list[int] = []
+        kept = map_chunks_until(
+            first_draw, 20, settled, seed=3, chunk_size=2, jobs=jobs, on_done=seen.append
+        )
+        assert kept == every[:expected]
+        assert seen == [2 * (k + 1) for k in range(expected)]
+
+
+def test_every_chunk_is_computed_when_the_question_is_never_settled():
+    kept = map_chunks_until(first_draw, 10, lambda parts: False, seed=5, chunk_size=3, jobs=2)
+    assert kept == map_chunks(first_draw, 10, seed=5, chunk_size=3)
 
 
 def test_jobs_zero_or_minus_one_means_every_core():
