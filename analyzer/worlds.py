@@ -230,30 +230,38 @@ def _counting_tables(
 ) -> np.ndarray:
     """``W_j`` of the module docstring for T deals, j = 0 … M: (M + 1, T, *dims) float32 over
     the counts of the explicit holders 1 … h − 1 (holder 0's is implied). Padding cards
-    (``real`` False) leave the table as it was; each table is rescaled to a maximum of 1."""
+    (``real`` False) leave the table as it was; each table is rescaled to a maximum of 1.
+
+    Entries where the explicit holders have more cards than were placed stay 0 (no card ever
+    leads there); entries where the implicit holder has more than its room are set to 0."""
     n_deals, m_max, h = allowed.shape
     per_deal = (n_deals,) + (1,) * (h - 1)
     grid = sum(np.indices(dims))  # the explicit holders' count at each entry
     tables = np.zeros((m_max + 1, n_deals, *dims), np.float32)
     tables[(0, slice(None)) + (0,) * (h - 1)] = 1.0
-    placed = np.cumsum(real, axis=1).reshape(n_deals, m_max, *per_deal[1:])
-    limit = room[:, 0].reshape(per_deal)
+    weight = allowed.astype(np.float32)
+    # The implicit holder is over its room where the explicit ones hold fewer than this.
+    over = np.cumsum(real, axis=1) - room[:, :1]  # (T, M)
+    shifted = []  # per explicit holder: (entries that gain its card, entries they come from)
+    for axis in range(1, h):
+        target, source = [slice(None)] * h, [slice(None)] * h
+        target[axis], source[axis] = slice(1, None), slice(None, -1)
+        shifted.append((axis, tuple(target), tuple(source)))
     for j in range(m_max):
         previous, table = tables[j], tables[j + 1]
         # Card j goes to the implicit holder (the counts stay) or to explicit holder e.
-        table[...] = np.where(allowed[:, j, 0].reshape(per_deal), previous, 0.0)
-        for axis in range(1, h):
-            if allowed[:, j, axis].any():
-                target = [slice(None)] * h
-                source = [slice(None)] * h
-                target[axis], source[axis] = slice(1, None), slice(None, -1)
-                table[tuple(target)] += np.where(
-                    allowed[:, j, axis].reshape(per_deal), previous[tuple(source)], 0.0
-                )
-        implied = placed[:, j] - grid  # the implicit holder's count
-        table[(implied < 0) | (implied > limit)] = 0.0
+        np.multiply(previous, weight[:, j, 0].reshape(per_deal), out=table)
+        for axis, target, source in shifted:
+            may = allowed[:, j, axis]
+            if may.all():
+                table[target] += previous[source]
+            elif may.any():
+                table[target] += previous[source] * weight[:, j, axis].reshape(per_deal)
+        if (over[:, j] > 0).any():
+            table *= grid >= over[:, j].reshape(per_deal)
         padding = ~real[:, j]
-        table[padding] = previous[padding]
+        if padding.any():
+            table[padding] = previous[padding]
         peak = table.reshape(n_deals, -1).max(axis=1)
         table /= np.where(peak > 0, peak, 1.0).reshape(per_deal)
     end = np.ravel_multi_index(tuple(room[:, 1:].T), dims)
@@ -275,26 +283,26 @@ def _draw_back(
     n_deals, m_max, h = allowed.shape
     dims = tables.shape[2:]
     strides = np.array([int(np.prod(dims[axis + 1 :])) for axis in range(h - 1)])
+    step = np.concatenate([[0], strides])  # (h,) the entry's move when a holder takes a card
     flat = tables.reshape(m_max + 1, n_deals, -1)
-    rows = np.arange(n_deals)[:, None]
+    rows = np.arange(n_deals)[:, None, None]
     left = np.repeat(room[:, None, 1:], k, axis=1)  # (T, k, h − 1) places still to fill
+    here = (left * strides).sum(axis=2)  # (T, k) the entry of the counts left
+    has_room = np.ones((n_deals, k, h), bool)
     holder = np.zeros((n_deals, k, m_max), np.int64)
-    weights = np.zeros((n_deals, k, h))
-    for j in range(m_max - 1, -1, -1):
-        ways = flat[j]  # the ways to place cards 0 … j − 1
-        here = (left * strides).sum(axis=2)  # (T, k) the entry of the counts left
-        weights[:, :, 0] = ways[rows, here] * allowed[:, j, :1]
-        for axis in range(h - 1):
-            room_left = left[:, :, axis] > 0
-            entry = np.where(room_left, here - strides[axis], 0)
-            weights[:, :, axis + 1] = (
-                np.where(room_left, ways[rows, entry], 0.0) * allowed[:, j, axis + 1 : axis + 2]
-            )
+    uniform = rng.random((m_max, n_deals, k))  # the same stream as one draw per card
+    for i, j in enumerate(range(m_max - 1, -1, -1)):
+        has_room[:, :, 1:] = left > 0
+        can = has_room & allowed[:, j, None, :]  # (T, k, h)
+        entry = np.where(can, here[:, :, None] - step, 0)
+        weights = flat[j][rows, entry] * can  # the ways to place cards 0 … j − 1
         cumulative = np.cumsum(weights, axis=2)
-        u = rng.random((n_deals, k)) * cumulative[:, :, -1]
+        u = uniform[i] * cumulative[:, :, -1]
         chosen = np.minimum((cumulative <= u[:, :, None]).sum(axis=2), h - 1)
         holder[:, :, j] = chosen
-        left -= (chosen[:, :, None] == np.arange(1, h)) & real[:, j, None, None]
+        taken = (chosen[:, :, None] == np.arange(1, h)) & real[:, j, None, None]
+        left -= taken
+        here -= (taken * strides).sum(axis=2)
     return holder
 
 
