@@ -128,7 +128,7 @@ def test_the_announced_chelem_is_played_until_its_verdict_is_settled(monkeypatch
     assert runs[0].samples == 1000 and chelem.samples == 500
     assert chelem.expected_gain.mean < -500 and not chelem.recommended
     assert chelem.expected_gain.n == 500
-    assert seen == list(range(1, 16)) + [20]  # 10 batches played, 5 announced, the bar full
+    assert seen == [*range(1, 16), 20]  # 10 batches played, 5 announced, the bar full
 
 
 def test_five_players_call_a_king_and_three_players_work_too():
