@@ -100,14 +100,15 @@ def reading(turn: Turn) -> Reading:
     known = knowledge.of(turn)
     later = slice(k + 1, None)
     later_lo, later_hi = known.opponents_may_hold(later)
-    earlier_lo, earlier_hi = known.opponents_may_hold(slice(None, k))
+    opponents_lo, opponents_hi = known.opponents_may_hold()
+    opponents_hi &= bb.TRUMPS_HI
     opponent = ~known.ally[later]
     later_void = (opponent & ((table.public.void[later] & table.lead_bit) != 0)).any(axis=0)
     return Reading(
         turn=turn,
         known=known,
-        threat_hi=(earlier_hi | later_hi) & bb.TRUMPS_HI,
-        opponents_lo=earlier_lo | later_lo,
+        threat_hi=opponents_hi,
+        opponents_lo=opponents_lo,
         later_lo=later_lo,
         later_hi=later_hi,
         on_taker_side=turn.on_taker_side,

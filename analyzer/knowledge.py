@@ -116,16 +116,14 @@ class PlayerKnowledge:
     ``unseen``: the cards it has not seen (not played, not in its hand, not in its own écart,
     not trumps shown from the écart). ``may_hold`` (n, N): the cards each other player may hold
     as far as it knows (:class:`PublicKnowledge`, less its own cards); its own row is empty.
-    ``holds`` (n, N): the unseen cards each player surely holds, as everyone knows (computed
-    when first asked for, from the public knowledge as it is during the decision). ``ally`` (n, N)
-    bool: known to be on its side (itself included).
+    ``holds`` (n, N): the unseen cards each player surely holds, as everyone knows. Both are
+    computed when first asked for, from the public knowledge as it is during the decision.
+    ``ally`` (n, N) bool: known to be on its side (itself included).
     """
 
     position: int
     unseen_lo: np.ndarray
     unseen_hi: np.ndarray
-    may_hold_lo: np.ndarray
-    may_hold_hi: np.ndarray
     ally: np.ndarray
     public: PublicKnowledge
     seat: np.ndarray  # (n, N) the seat at each position
@@ -137,6 +135,18 @@ class PlayerKnowledge:
         return self.public.holds_hi[self.public.taker, deals] & self.unseen_hi
 
     @cached_property
+    def may_hold_lo(self) -> np.ndarray:
+        may = self.public.may_hold_lo & self.unseen_lo
+        may[self.position] = ZERO
+        return may
+
+    @cached_property
+    def may_hold_hi(self) -> np.ndarray:
+        may = self.public.may_hold_hi & self.unseen_hi
+        may[self.position] = ZERO
+        return may
+
+    @cached_property
     def holds_lo(self) -> np.ndarray:
         return np.take_along_axis(self.public.holds_lo, self.seat, axis=0) & self.unseen_lo
 
@@ -144,11 +154,22 @@ class PlayerKnowledge:
     def holds_hi(self) -> np.ndarray:
         return np.take_along_axis(self.public.holds_hi, self.seat, axis=0) & self.unseen_hi
 
+    @cached_property
+    def _opponents_public(self) -> tuple[np.ndarray, np.ndarray]:
+        """(n, N) the cards each player not known to be an ally may hold as everyone knows
+        (none for the allies, this player included)."""
+        return bb.keep_pair(~self.ally, self.public.may_hold_lo, self.public.may_hold_hi)
+
     def opponents_may_hold(self, rows: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
         """(N,) the cards that a player not known to be an ally may hold, among the positions
         ``rows`` (default: all)."""
-        lo, hi = bb.keep_pair(~self.ally[rows], self.may_hold_lo[rows], self.may_hold_hi[rows])
-        return np.bitwise_or.reduce(lo, axis=0), np.bitwise_or.reduce(hi, axis=0)
+        # Less this player's own cards once the rows are merged: cheaper than row by row.
+        lo, hi = self._opponents_public
+        lo = np.bitwise_or.reduce(lo[rows], axis=0)
+        hi = np.bitwise_or.reduce(hi[rows], axis=0)
+        lo &= self.unseen_lo
+        hi &= self.unseen_hi
+        return lo, hi
 
 
 def of(turn: Turn) -> PlayerKnowledge:
@@ -157,14 +178,16 @@ def of(turn: Turn) -> PlayerKnowledge:
     public = table.public
     k = turn.position
     own_lo, own_hi = bb.keep_pair(turn.is_taker, table.ecart_lo, table.ecart_hi)
-    own_lo |= turn.hand_lo
-    own_hi |= turn.hand_hi
-    unseen_lo = bb.ALL_LO & ~(table.played_lo | own_lo)
-    unseen_hi = bb.ALL_HI & ~(table.played_hi | own_hi | public.ecart_shown_hi)
-    may_lo = public.may_hold_lo & unseen_lo
-    may_hi = public.may_hold_hi & unseen_hi
-    may_lo[k] = ZERO
-    may_hi[k] = ZERO
+    # The cards seen, then flipped: every one of them is in ALL_LO or ALL_HI.
+    unseen_lo = own_lo
+    unseen_lo |= turn.hand_lo
+    unseen_lo |= table.played_lo
+    unseen_lo ^= bb.ALL_LO
+    unseen_hi = own_hi
+    unseen_hi |= turn.hand_hi
+    unseen_hi |= table.played_hi
+    unseen_hi |= public.ecart_shown_hi
+    unseen_hi ^= bb.ALL_HI
     ally = table.on_taker_side == table.on_taker_side[k]
     if table.players == 5:
         ally &= table.knows_sides(k)
@@ -173,8 +196,6 @@ def of(turn: Turn) -> PlayerKnowledge:
         position=k,
         unseen_lo=unseen_lo,
         unseen_hi=unseen_hi,
-        may_hold_lo=may_lo,
-        may_hold_hi=may_hi,
         ally=ally,
         public=public,
         seat=table.seat,

@@ -34,7 +34,8 @@ class Spy:
         table = turn.table
         if table.trick == self.trick - 1 and int(table.seat[turn.position, 0]) == self.seat:
             self.known = knowledge.of(turn)
-            self.known.holds_lo, self.known.holds_hi  # noqa: B018 (computed while valid)
+            known = self.known
+            known.holds_lo, known.holds_hi, known.may_hold_lo, known.may_hold_hi  # noqa: B018 (computed while valid)
             self.positions = table.seat[:, 0].tolist()
         return self.inner.choose(turn, rng)
 
