@@ -62,6 +62,10 @@ def select(mask: np.ndarray, a, b):
     """
     diff = a ^ b
     if isinstance(diff, np.ndarray) and isinstance(mask, np.ndarray) and diff.shape == mask.shape:
+        if diff.dtype == bool:
+            diff &= mask
+            diff ^= b
+            return diff
         # Multiplying by a boolean array casts it in small buffers as it goes, which costs more
         # than converting the whole mask first (here and in keep).
         diff *= mask.astype(diff.dtype)

@@ -353,7 +353,9 @@ class GreedyPolicy:
 
     def choose(self, turn: Turn, rng: np.random.Generator) -> Candidate:
         know = reading(turn)
-        leading = turn.table.lead_suit == NO_SUIT
+        if turn.position == 0:
+            return self._first(turn, know, LEADING_HABITS)
+        leading = turn.table.lead_suit == NO_SUIT  # after an Excuse led
         if leading.all():
             return self._first(turn, know, LEADING_HABITS)
         follow = self._first(turn, know, FOLLOWING_HABITS)

@@ -131,8 +131,9 @@ class PlayerKnowledge:
     @property
     def taker_holds_hi(self) -> np.ndarray:
         """(N,) the unseen trumps (and Excuse) the taker surely holds."""
-        deals = np.arange(len(self.unseen_hi))
-        return self.public.holds_hi[self.public.taker, deals] & self.unseen_hi
+        n_deals = len(self.unseen_hi)
+        taker = self.public.taker * n_deals + np.arange(n_deals)
+        return self.public.holds_hi.take(taker) & self.unseen_hi
 
     @cached_property
     def may_hold_lo(self) -> np.ndarray:

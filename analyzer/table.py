@@ -190,8 +190,11 @@ class Table:
         """The cards the player to act may play (rules.md §3, §4), as a (lo, hi) pair of (N,)
         uint64 sets."""
         hand_lo, hand_hi = self.hands_lo[self.position], self.hands_hi[self.position]
-        if self.players == 5 and self.trick == 0 and self.position == 0:
-            return vector_rules.first_lead_plays(hand_lo, hand_hi, self.called_lo)
+        if self.position == 0:
+            if self.players == 5 and self.trick == 0:
+                return vector_rules.first_lead_plays(hand_lo, hand_hi, self.called_lo)
+            # The leader may play anything: legal_plays' answer with no suit led, for less.
+            return hand_lo.copy(), hand_hi.copy()
         return vector_rules.legal_plays(
             hand_lo, hand_hi, self.lead_suit, self.beat_hi, suit=(self.lead_lo, self.lead_hi)
         )

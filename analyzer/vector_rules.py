@@ -118,7 +118,7 @@ def legal_plays(
     # is empty unless a suit is led and followed, so it is the whole answer in lo but anything.
     anything = (lead_suit == NO_SUIT) | (~can_follow & (trumps == ZERO))
     must_trump = ~anything & ~(can_follow & (lead_suit != TRUMP_LEAD))
-    trump_choice = bb.keep(must_trump, bb.select(over != ZERO, over, trumps))
+    trump_choice = bb.keep(must_trump, over | bb.keep(over == ZERO, trumps))
     legal_lo, legal_hi = bb.keep_pair(anything, hand_lo, hand_hi)
     legal_lo |= follow_lo
     legal_hi |= trump_choice | excuse
