@@ -26,6 +26,8 @@ from .vector_rules import NO_SUIT, TRUMP_LEAD
 
 _HUNTING_TRUMPS = {3: 7, 4: 5, 5: 4}
 """Trumps a defender needs in hand to lead them to hunt the Petit."""
+_TWENTY_ONE_TO_PETIT = bb.U64(20)
+"""Shifting ``hi`` down by this many bits brings the 21's bit onto the Petit's."""
 
 
 @dataclass
@@ -211,7 +213,8 @@ def give_least(turn: Turn, know: Reading) -> Candidate:
     middle = bb.lowest(hi & bb.MIDDLE_TRUMPS_HI)
     has_middle = middle != ZERO
     from_hi = ((lowest_lo & bb.LOW_LO) == ZERO) & (has_middle | (lowest_lo == ZERO))
-    bout = bb.top(hi & (bb.PETIT_HI | bb.TWENTY_ONE_HI))
+    bouts = hi & (bb.PETIT_HI | bb.TWENTY_ONE_HI)
+    bout = bouts & ~(bouts >> _TWENTY_ONE_TO_PETIT)  # the 21 held hides the Petit
     card_lo = bb.keep(~from_hi, lowest_lo)
     card_hi = bb.keep(from_hi, bb.select(has_middle, middle, bout))
     nothing_else = from_hi & ~has_middle & (bout != bb.TWENTY_ONE_HI)
