@@ -43,8 +43,6 @@ class Reading:
     later_lo: np.ndarray  # the cards a player after me in this trick, not a known ally, may hold
     later_hi: np.ndarray
     on_taker_side: np.ndarray  # bool
-    later_opponents: np.ndarray  # int8: players after me in this trick not known allies
-    later_void_in_lead: np.ndarray  # bool: one of them has shown a void in the suit led
 
     @property
     def unseen_lo(self) -> np.ndarray:
@@ -53,6 +51,23 @@ class Reading:
     @property
     def unseen_hi(self) -> np.ndarray:
         return self.known.unseen_hi
+
+    @cached_property
+    def _later_opponent(self) -> np.ndarray:
+        """(n − 1 − position, N) bool: the players after me in this trick not known allies."""
+        return ~self.known.ally[self.turn.position + 1 :]
+
+    @cached_property
+    def later_opponents(self) -> np.ndarray:
+        """(N,) int8 the players after me in this trick not known allies."""
+        return self._later_opponent.sum(axis=0, dtype=np.int8)
+
+    @cached_property
+    def later_void_in_lead(self) -> np.ndarray:
+        """(N,) bool: one of them has shown a void in the suit led."""
+        table = self.turn.table
+        void = table.public.void[self.turn.position + 1 :] & table.lead_bit
+        return (self._later_opponent & (void != 0)).any(axis=0)
 
     @cached_property
     def later_threat_hi(self) -> np.ndarray:
@@ -97,25 +112,21 @@ class Reading:
 
 def reading(turn: Turn) -> Reading:
     """Read the position of ``turn`` from what its player knows."""
-    table = turn.table
     k = turn.position
     known = knowledge.of(turn)
-    later = slice(k + 1, None)
-    later_lo, later_hi = known.opponents_may_hold(later)
     opponents_lo, opponents_hi = known.opponents_may_hold()
-    opponents_hi &= bb.TRUMPS_HI
-    opponent = ~known.ally[later]
-    later_void = (opponent & ((table.public.void[later] & table.lead_bit) != 0)).any(axis=0)
+    # The leader's later players are all the others.
+    later_lo, later_hi = (
+        (opponents_lo, opponents_hi) if k == 0 else known.opponents_may_hold(slice(k + 1, None))
+    )
     return Reading(
         turn=turn,
         known=known,
-        threat_hi=opponents_hi,
+        threat_hi=opponents_hi & bb.TRUMPS_HI,
         opponents_lo=opponents_lo,
         later_lo=later_lo,
         later_hi=later_hi,
         on_taker_side=turn.on_taker_side,
-        later_opponents=opponent.sum(axis=0, dtype=np.int8),
-        later_void_in_lead=later_void,
     )
 
 

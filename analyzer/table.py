@@ -71,7 +71,7 @@ class Table:
     best_position: np.ndarray = field(init=False)  # (N,) position winning the trick, −1 none
     best_on_taker_side: np.ndarray = field(init=False)  # (N,) bool
     beat_lo: np.ndarray = field(init=False)  # (N,) cards that would beat the trick's best card
-    beat_hi: np.ndarray = field(init=False)
+    beat_hi: np.ndarray = field(init=False)  # (until its last card, after which none is played)
     trick_lo: np.ndarray = field(init=False)  # (N,) cards in the current trick
     trick_hi: np.ndarray = field(init=False)
     excuse_position: np.ndarray = field(init=False)  # (N,) who played the Excuse here, −1
@@ -221,9 +221,12 @@ class Table:
             self.lead_suit = vector_rules.led_suit(self.lead_suit, card_lo, card_hi)
             self.lead_lo, self.lead_hi = vector_rules.suit_cards(self.lead_suit)
             self.lead_bit = lead_bit(self.lead_suit)
-        wins, self.beat_lo, self.beat_hi = vector_rules.beats(
-            card_lo, card_hi, self.lead_suit, self.beat_lo, self.beat_hi, suit_lo=self.lead_lo
-        )
+        if k == self.players - 1:  # the trick's last card: what beats the best one is not asked
+            wins = vector_rules.wins(card_lo, card_hi, self.beat_lo, self.beat_hi)
+        else:
+            wins, self.beat_lo, self.beat_hi = vector_rules.beats(
+                card_lo, card_hi, self.lead_suit, self.beat_lo, self.beat_hi, suit_lo=self.lead_lo
+            )
         self.best_position = bb.select(wins, k, self.best_position)
         self.best_on_taker_side = bb.select(wins, self.on_taker_side[k], self.best_on_taker_side)
         self.position += 1

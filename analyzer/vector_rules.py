@@ -66,15 +66,22 @@ def beats(
     """
     if suit_lo is None:
         suit_lo, _ = suit_cards(lead_suit)
-    wins_in_suit = (card_lo & beat_lo) != ZERO
     trumps_in = (card_hi & beat_hi) != ZERO  # beat_hi holds trumps only: never the Excuse
-    wins = wins_in_suit | trumps_in
+    wins = ((card_lo & beat_lo) != ZERO) | trumps_in
     # A trump has no bit in lo, and nothing is above an empty set: after a trump wins, no suited
     # card beats it. A suited card wins only while no trump is down, when every trump beats it,
     # as beat_hi already says: only a winning trump changes beat_hi.
     new_lo = suit_lo & bb.above(card_lo)
     new_hi = bb.TRUMPS_HI & bb.above(card_hi)
     return wins, bb.select(wins, new_lo, beat_lo), bb.select(trumps_in, new_hi, beat_hi)
+
+
+def wins(
+    card_lo: np.ndarray, card_hi: np.ndarray, beat_lo: np.ndarray, beat_hi: np.ndarray
+) -> np.ndarray:
+    """(N,) bool: whether ``card`` wins the trick over its best card so far — :func:`beats`'
+    first answer alone, for the trick's last card (nothing need beat the best one after it)."""
+    return ((card_lo & beat_lo) | (card_hi & beat_hi)) != ZERO
 
 
 def trick_winner(cards_lo: np.ndarray, cards_hi: np.ndarray) -> np.ndarray:
