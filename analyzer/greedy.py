@@ -226,14 +226,18 @@ def give_least(turn: Turn, know: Reading) -> Candidate:
     from_hi = ((lowest_lo & bb.LOW_LO) == ZERO) & (has_middle | (lowest_lo == ZERO))
     bouts = hi & (bb.PETIT_HI | bb.TWENTY_ONE_HI)
     bout = bouts & ~(bouts >> _TWENTY_ONE_TO_PETIT)  # the 21 held hides the Petit
+    bout_or_none = from_hi & ~has_middle  # a bout, or nothing but the Excuse
     card_lo = bb.keep(~from_hi, lowest_lo)
-    card_hi = bb.keep(from_hi, bb.select(has_middle, middle, bout))
-    nothing_else = from_hi & ~has_middle & (bout != bb.TWENTY_ONE_HI)
-    costly = ((card_lo & bb.FACES_LO) | (card_hi & (bb.PETIT_HI | bb.TWENTY_ONE_HI))) != ZERO
+    card_hi = bb.keep(from_hi, middle) | bb.keep(bout_or_none, bout)
+    # The Excuse instead of a face card or a bout (a bout is the card only when nothing else but
+    # the Excuse is legal) while the trick is not one's side's, and when it is the only card.
+    costly = ((card_lo & bb.FACES_LO) != ZERO) | bout_or_none
     only_the_excuse = (card_lo | card_hi) == ZERO
     has_excuse = (hi & bb.EXCUSE_HI) != ZERO
-    use_excuse = has_excuse & (only_the_excuse | (~know.ally_wins & (costly | nothing_else)))
-    return bb.keep(~use_excuse, card_lo), bb.select(use_excuse, bb.EXCUSE_HI, card_hi)
+    use_excuse = has_excuse & (only_the_excuse | (~know.ally_wins & costly))
+    card_lo, card_hi = bb.keep_pair(~use_excuse, card_lo, card_hi)
+    card_hi |= bb.keep(use_excuse, bb.EXCUSE_HI)
+    return card_lo, card_hi
 
 
 def draw_trumps(turn: Turn, know: Reading) -> Candidate:
@@ -256,9 +260,10 @@ def cash_masters(turn: Turn, know: Reading) -> Candidate:
     table = turn.table
     opponent = ~know.known.ally
     opponents_void = np.bitwise_or.reduce(bb.keep(opponent, table.public.void), axis=0)
-    # (4, N) suit by suit: each suit's highest card, whether it is master and will pass.
+    # (4, N) suit by suit: each suit's highest card, whether it is master and will pass (an
+    # empty suit's "master" is no card: zero, it never wins the maximum below).
     top = bb.top(turn.legal_lo & bb.SUIT_LO_COLUMN)
-    master = (top != ZERO) & ((know.opponents_lo & bb.SUIT_LO_COLUMN & bb.above(top)) == ZERO)
+    master = (know.opponents_lo & bb.SUIT_LO_COLUMN & bb.above(top)) == ZERO
     enough_out = bb.popcount8(know.unseen_lo & bb.SUIT_LO_COLUMN) >= 2 * (table.players - 1)
     no_void = (opponents_void & _SUIT_VOID_BITS) == 0
     passes = know.no_threat | (enough_out & no_void)
