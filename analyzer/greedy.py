@@ -247,7 +247,7 @@ def draw_trumps(turn: Turn, know: Reading) -> Candidate:
     threats = bb.popcount8(know.threat_hi)
     long_in_trumps = turn.is_taker & (bb.popcount8(trumps) >= threats) & (threats > 0)
     top = bb.top(trumps)
-    is_master = (top & bb.above(bb.top(know.threat_hi))) != ZERO
+    is_master = top > know.threat_hi  # one bit above every trump an opponent may hold
     low = bb.lowest(trumps & ~bb.PETIT_HI)
     card = bb.select(is_master, top, low)
     return np.zeros_like(turn.hand_lo), bb.keep(long_in_trumps, card)
@@ -260,10 +260,10 @@ def cash_masters(turn: Turn, know: Reading) -> Candidate:
     table = turn.table
     opponent = ~know.known.ally
     opponents_void = np.bitwise_or.reduce(bb.keep(opponent, table.public.void), axis=0)
-    # (4, N) suit by suit: each suit's highest card, whether it is master and will pass (an
-    # empty suit's "master" is no card: zero, it never wins the maximum below).
+    # (4, N) suit by suit: each suit's highest card, whether it is master (its one bit above
+    # every card of the suit an opponent may hold) and will pass.
     top = bb.top(turn.legal_lo & bb.SUIT_LO_COLUMN)
-    master = (know.opponents_lo & bb.SUIT_LO_COLUMN & bb.above(top)) == ZERO
+    master = top > (know.opponents_lo & bb.SUIT_LO_COLUMN)
     enough_out = bb.popcount8(know.unseen_lo & bb.SUIT_LO_COLUMN) >= 2 * (table.players - 1)
     no_void = (opponents_void & _SUIT_VOID_BITS) == 0
     passes = know.no_threat | (enough_out & no_void)
