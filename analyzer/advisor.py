@@ -56,7 +56,8 @@ POIGNEE_NAMES = ("simple", "double", "triple")
 CHELEM_SETTLED = 4.0
 """The announced chelem's replay stops once its expected gain is this many standard errors from
 0 (on at least :data:`CHELEM_MIN_SAMPLES`): the verdict cannot turn any more. A hand with no
-chelem in sight settles at once (the README hand: −589 ± 11, 50 SE, at 2,000 samples)."""
+chelem in sight settles at once (the README hand: −605 ± 7.9, 77 SE, on its first 500
+samples)."""
 CHELEM_MIN_SAMPLES = 500
 """Samples the chelem's verdict rests on at least: with fewer, a rare made chelem (a large
 gain) may not have shown up yet, and the standard error would understate the spread."""

@@ -184,8 +184,8 @@ def map_chunks_until(
     ``settled`` is asked of every prefix in turn, so L depends only on the results, never on
     ``jobs``: the chunks are computed in waves of one per worker, and the chunks a wave computed
     beyond L are dropped (they cost time, not reproducibility). With a backend other than the
-    local one, every chunk is one wave. ``on_done`` receives the number of items finished so
-    far, after each chunk kept.
+    local one, all the chunks are one wave (the cluster sizes itself). ``on_done`` receives the
+    number of items finished so far, after each chunk kept.
     """
     sizes = chunk_sizes(n_items, chunk_size)
     local = (backend or DEFAULT_BACKEND) == DEFAULT_BACKEND
