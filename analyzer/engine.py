@@ -178,7 +178,7 @@ def start(
     ecart_policy: EcartPolicy | None = None,
     poignee_policy: PoigneePolicy | None = None,
     announce_chelem: bool = False,
-    taker_poignee: bool = True,
+    taker_poignee: bool | np.ndarray = True,
     others_poignees: bool = True,
 ) -> InPlay:
     """The deals seated at the table before the first card: the chien taken and the écart made,
@@ -188,8 +188,9 @@ def start(
     (5 players; one for all deals or (N,)). ``ecart_policy`` (default :class:`ecart.GreedyEcart`)
     chooses the écart for Prise and Garde, ``poignee_policy`` (default
     :class:`poignee.GreedyPoignee`) the trumps a poignée shows. The poignée flags say whether
-    the taker, and each defender, show a poignée whenever their hand (after the écart) allows
-    one. ``announce_chelem``: the taker announced a chelem, and leads the first trick.
+    the taker (one for all deals or (N,) bool), and each defender, show a poignée whenever
+    their hand (after the écart) allows one. ``announce_chelem``: the taker announced a chelem,
+    and leads the first trick.
     """
     players = deals.players
     n_deals = len(deals)

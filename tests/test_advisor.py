@@ -9,7 +9,8 @@ from click.testing import CliRunner
 from tarot_advisor.analyzer import hand_samples
 from tarot_advisor.analyzer.advisor import HandError, analyse_hand, batches
 from tarot_advisor.analyzer.cards import parse_hand
-from tarot_advisor.analyzer.deal import complete
+from tarot_advisor.analyzer.deal import Deals, complete
+from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.greedy import GreedyPolicy
 from tarot_advisor.analyzer.paired import play_pair
@@ -73,6 +74,23 @@ def test_only_the_deals_where_the_taker_may_show_a_poignee_are_played_again_show
     assert (pair.shown_score(Contract.GARDE)[elsewhere] == hidden[elsewhere]).all()
     garde_sans = play_pair(deals, taker, Contract.GARDE_SANS, GreedyPolicy(), rng=rng, called=None)
     assert garde_sans.rows is None  # the hand as dealt: eight
+
+
+def test_the_shown_replay_shares_the_hidden_play_s_engine_run_and_plays_the_same():
+    # The greedy draws nothing at random: the deals played shown in the same run as the hidden
+    # ones are played exactly as they would be in a run of their own.
+    hand = parse_hand("21 19 17 15 13 11 9 Excuse R♠ D♠ R♥ 8♥ 4♦ 2♦ V♣ 3♣ 5♣ 6♣")
+    n, rng = 200, np.random.default_rng(8)
+    taker = np.zeros(n, np.int64)
+    deals = complete(rng, np.tile(np.array(hand, np.uint8), (n, 1)), taker, 4)
+    pair = play_pair(deals, taker, Contract.GARDE, GreedyPolicy(), rng=rng, called=None)
+    alone = play(deals, taker, Contract.PRISE, GreedyPolicy(), rng=rng, taker_poignee=False)
+    assert np.array_equal(pair.hidden.played_lo, alone.played_lo)
+    assert pair.rows is not None and pair.shown is not None
+    again = Deals(4, deals.cards[pair.rows])
+    shown = play(again, taker[pair.rows], Contract.PRISE, GreedyPolicy(), rng=rng)
+    assert np.array_equal(pair.shown.played_hi, shown.played_hi)
+    assert np.array_equal(pair.shown.shown_hi, shown.shown_hi)
 
 
 def test_same_seed_same_numbers_whatever_the_jobs():
