@@ -192,12 +192,18 @@ def map_chunks_until(
     wave = choose_jobs(jobs) if local else max(len(sizes), 1)
     options = dict(seed=seed, chunk_size=chunk_size, jobs=jobs, backend=backend, **task_kwargs)
     results: list[T] = []
+    kept: int | None = None
     for first in range(0, len(sizes), wave):
         indices = range(first, min(first + wave, len(sizes)))
+        # The whole wave is waited for: its chunks run side by side, and a worker left busy
+        # would be cancelled with a warning to the user.
         for index, result in iter_chunks(task, n_items, indices=indices, **options):
             results.append(result)
-            if on_done is not None:
-                on_done(min(n_items, (index + 1) * chunk_size))
-            if settled(results):
-                return results
+            if kept is None:
+                if on_done is not None:
+                    on_done(min(n_items, (index + 1) * chunk_size))
+                if settled(results):
+                    kept = len(results)
+        if kept is not None:
+            return results[:kept]
     return results
