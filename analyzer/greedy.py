@@ -52,6 +52,11 @@ class Reading:
     def unseen_hi(self) -> np.ndarray:
         return self.known.unseen_hi
 
+    @property
+    def last(self) -> bool:
+        """Nobody plays after me in this trick (every deal alike)."""
+        return self.turn.position == self.turn.table.players - 1
+
     @cached_property
     def _later_opponent(self) -> np.ndarray:
         """(n − 1 − position, N) bool: the players after me in this trick not known allies."""
@@ -138,6 +143,8 @@ def _suit_may_be_trumped(know: Reading, suit_lo: np.ndarray) -> np.ndarray:
     """(N,) bool: a later opponent may trump a card of the suit ``suit_lo`` (the suit's bits):
     one may hold a trump and has shown a void in it, or so few of its cards are unseen that one
     is likely void."""
+    if know.last:
+        return np.zeros(len(suit_lo), bool)
     unseen_in_suit = bb.popcount8(know.unseen_lo & suit_lo)
     likely_void = know.later_void_in_lead | (unseen_in_suit < 2 * know.later_opponents)
     return (know.later_opponents > 0) & know.later_may_trump & likely_void
@@ -147,7 +154,9 @@ def _safe_winners(turn: Turn, know: Reading) -> Candidate:
     table = turn.table
     win_lo = turn.legal_lo & table.beat_lo
     win_hi = turn.legal_hi & table.beat_hi
-    # With nobody after, or no trump after, the sets above are empty: everything is safe.
+    if know.last:
+        return win_lo, win_hi & bb.TRUMPS_HI
+    # Above an empty set is everything: with no trump (or none of the suit) after, all are safe.
     safe_hi = bb.above_or_all(bb.top(know.later_threat_hi))
     top_later = bb.top(know.later_lo & table.lead_lo)
     safe_lo = bb.keep(~know.lead_may_be_trumped, bb.above_or_all(top_later))
@@ -156,6 +165,8 @@ def _safe_winners(turn: Turn, know: Reading) -> Candidate:
 
 def _best_is_safe(turn: Turn, know: Reading) -> np.ndarray:
     table = turn.table
+    if know.last:
+        return np.ones(table.n_deals, bool)
     beaten_in_suit = (know.later_lo & table.beat_lo) != ZERO
     trump_led = table.lead_suit == TRUMP_LEAD
     trump_over = (know.later_threat_hi & table.beat_hi) != ZERO
