@@ -191,17 +191,24 @@ def chunk(
     policy, defence = sides.policies()
     samples: dict[Choice, ContractSamples] = {}
     dumped: list[dict] = []
-    for called in calls:
+    # Every call in one engine run per pair (the samples once per call, one after the other):
+    # a run costs about as much for a few deals as for many when a side searches.
+    every = len(calls)
+    pairs = {
+        first: play_pair(
+            Deals(players, np.tile(deals.cards, (every, 1))),
+            np.tile(taker, every),
+            first,
+            policy,
+            rng=rng,
+            called=None if calls == (None,) else np.repeat(np.array(calls, np.int64), n),
+            defence_policy=defence,
+        )
+        for first, _ in PAIRS
+    }
+    for index, called in enumerate(calls):
         for first, _ in PAIRS:
-            pair = play_pair(
-                deals,
-                taker,
-                first,
-                policy,
-                rng=rng,
-                called=called,
-                defence_policy=defence,
-            )
+            pair = pairs[first].part(index * n, (index + 1) * n)
             if keep_records:
                 dumped += _records(pair.hidden, pair.hidden_scores)
                 if pair.shown is not None:

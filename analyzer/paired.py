@@ -69,6 +69,22 @@ class PairPlay:
             showed[self.rows] = self.shown.shown_hi[taker, np.arange(len(taker))] != bb.ZERO
         return showed
 
+    def part(self, start: int, stop: int) -> PairPlay:
+        """The deals ``start`` … ``stop`` − 1 alone, numbered from 0 (the whole when they are
+        all the deals)."""
+        if (start, stop) == (0, len(self.hidden)):
+            return self
+        hidden = self.hidden.take(np.arange(start, stop))
+        hidden_scores = {c: score(hidden, c) for c in self.hidden_scores}
+        if self.rows is None or self.shown is None:
+            return PairPlay(hidden, hidden_scores)
+        mine = np.flatnonzero((self.rows >= start) & (self.rows < stop))
+        if mine.size == 0:
+            return PairPlay(hidden, hidden_scores)
+        shown = self.shown.take(mine)
+        shown_scores = {c: score(shown, c) for c in self.hidden_scores}
+        return PairPlay(hidden, hidden_scores, self.rows[mine] - start, shown, shown_scores)
+
 
 def pair_of(contract: Contract) -> tuple[Contract, Contract]:
     """The pair of :data:`scoring.PAIRS` that ``contract`` belongs to."""
