@@ -60,12 +60,19 @@ def test_the_gains_of_showing_and_announcing_split_into_the_bonus_and_the_rest()
     assert chelem.bonus.mean + chelem.lead.mean == pytest.approx(chelem.expected_gain.mean)
 
 
-def test_only_the_deals_where_the_taker_may_show_a_poignee_are_played_again_shown():
-    # Seven trumps and the Excuse: a poignée of ten when the chien brings two more trumps.
+def deals_around_seven_trumps_and_the_excuse(
+    n: int, rng: np.random.Generator
+) -> tuple[Deals, np.ndarray]:
+    """``n`` deals of the unseen cards around a hand with a poignée of ten when the chien
+    brings two more trumps, at seat 0, and the takers' seats (0)."""
     hand = parse_hand("21 19 17 15 13 11 9 Excuse R♠ D♠ R♥ 8♥ 4♦ 2♦ V♣ 3♣ 5♣ 6♣")
-    n, rng = 400, np.random.default_rng(4)
     taker = np.zeros(n, np.int64)
-    deals = complete(rng, np.tile(np.array(hand, np.uint8), (n, 1)), taker, 4)
+    return complete(rng, np.tile(np.array(hand, np.uint8), (n, 1)), taker, 4), taker
+
+
+def test_only_the_deals_where_the_taker_may_show_a_poignee_are_played_again_shown():
+    n, rng = 400, np.random.default_rng(4)
+    deals, taker = deals_around_seven_trumps_and_the_excuse(n, rng)
     pair = play_pair(deals, taker, Contract.GARDE, GreedyPolicy(), rng=rng, called=None)
     assert pair.rows is not None and 0 < len(pair.rows) < n
     assert pair.showed()[pair.rows].all() and pair.showed().sum() == len(pair.rows)
@@ -79,10 +86,8 @@ def test_only_the_deals_where_the_taker_may_show_a_poignee_are_played_again_show
 def test_the_shown_replay_shares_the_hidden_play_s_engine_run_and_plays_the_same():
     # The greedy draws nothing at random: the deals played shown in the same run as the hidden
     # ones are played exactly as they would be in a run of their own.
-    hand = parse_hand("21 19 17 15 13 11 9 Excuse R♠ D♠ R♥ 8♥ 4♦ 2♦ V♣ 3♣ 5♣ 6♣")
-    n, rng = 200, np.random.default_rng(8)
-    taker = np.zeros(n, np.int64)
-    deals = complete(rng, np.tile(np.array(hand, np.uint8), (n, 1)), taker, 4)
+    deals, taker = deals_around_seven_trumps_and_the_excuse(200, np.random.default_rng(8))
+    rng = np.random.default_rng(9)
     pair = play_pair(deals, taker, Contract.GARDE, GreedyPolicy(), rng=rng, called=None)
     alone = play(deals, taker, Contract.PRISE, GreedyPolicy(), rng=rng, taker_poignee=False)
     assert np.array_equal(pair.hidden.played_lo, alone.played_lo)
