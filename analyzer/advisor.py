@@ -226,7 +226,6 @@ def analyse_hand(
         expected_gain=expected_gain,
         bonus=Estimate.of(bonus),
         lead=Estimate.of(gain - bonus),
-        samples=kept,
     )
     return Analysis(
         hand=hand,

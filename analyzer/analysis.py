@@ -69,9 +69,12 @@ class ChelemAdvice:
     lead: Estimate
     """Every other change of the score: the play changed by the taker leading the first
     trick."""
-    samples: int
-    """The samples these rest on: the first ones, as many as settled the verdict
-    (:data:`~.advisor.CHELEM_SETTLED`)."""
+
+    @property
+    def samples(self) -> int:
+        """The samples these rest on: the first ones, as many as settled the verdict
+        (:data:`~.advisor.CHELEM_SETTLED`)."""
+        return int(self.expected_gain.n or 0)
 
 
 @dataclass(frozen=True)

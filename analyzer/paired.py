@@ -74,15 +74,16 @@ class PairPlay:
         all the deals)."""
         if (start, stop) == (0, len(self.hidden)):
             return self
-        hidden = self.hidden.take(np.arange(start, stop))
-        hidden_scores = {c: score(hidden, c) for c in self.hidden_scores}
-        if self.rows is None or self.shown is None:
+        rows = np.arange(start, stop)
+        hidden = self.hidden.take(rows)
+        hidden_scores = {c: s.take(rows) for c, s in self.hidden_scores.items()}
+        if self.rows is None or self.shown is None or self.shown_scores is None:
             return PairPlay(hidden, hidden_scores)
         mine = np.flatnonzero((self.rows >= start) & (self.rows < stop))
         if mine.size == 0:
             return PairPlay(hidden, hidden_scores)
         shown = self.shown.take(mine)
-        shown_scores = {c: score(shown, c) for c in self.hidden_scores}
+        shown_scores = {c: s.take(mine) for c, s in self.shown_scores.items()}
         return PairPlay(hidden, hidden_scores, self.rows[mine] - start, shown, shown_scores)
 
 

@@ -7,7 +7,7 @@ under either contract of its pair, which lets the advisor play each sample twice
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -42,6 +42,11 @@ class Scores:
     taker_score: np.ndarray
     scores: np.ndarray
     chelem_bonus: np.ndarray
+
+    def take(self, rows: np.ndarray) -> Scores:
+        """The scores of the deals ``rows`` ((R,) int64), in that order."""
+        arrays = (f.name for f in fields(self) if f.name != "contract")
+        return replace(self, **{name: getattr(self, name)[rows] for name in arrays})
 
 
 PAIRS = ((Contract.PRISE, Contract.GARDE), (Contract.GARDE_SANS, Contract.GARDE_CONTRE))
