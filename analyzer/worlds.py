@@ -228,46 +228,81 @@ def _hands(
 def _counting_tables(
     allowed: np.ndarray, real: np.ndarray, room: np.ndarray, dims: tuple[int, ...]
 ) -> np.ndarray:
-    """``W_j`` of the module docstring for T deals, j = 0 … M: (M + 1, T, *dims) float32 over
-    the counts of the explicit holders 1 … h − 1 (holder 0's is implied). Padding cards
-    (``real`` False) leave the table as it was; each table is rescaled to a maximum of 1.
+    """``W_j`` of the module docstring for T deals, j = 0 … M: (M + 1, T, *dims') float32 over
+    the counts of the explicit holders 1 … h − 1 (holder 0's is implied), ``dims'`` being
+    ``dims`` with one more entry (always 0) on each axis longer than 1.
+    Padding cards (``real`` False) leave the table as it was; each table is rescaled to a
+    maximum of 1.
 
     Entries where the explicit holders have more cards than were placed stay 0 (no card ever
     leads there); entries where the implicit holder has more than its room are set to 0."""
-    n_deals, m_max, h = allowed.shape
-    per_deal = (n_deals,) + (1,) * (h - 1)
-    grid = sum(np.indices(dims))  # the explicit holders' count at each entry
-    tables = np.zeros((m_max + 1, n_deals, *dims), np.float32)
-    tables[(0, slice(None)) + (0,) * (h - 1)] = 1.0
-    weight = allowed.astype(np.float32)
-    # The implicit holder is over its room where the explicit ones hold fewer than this.
+    n_deals, m_max = allowed.shape[:2]
+    # The extra entry on an axis lets a card be added along it by one shift of all the deals'
+    # flattened tables (one run for numpy): an entry at 0 on the axis takes from the extra one
+    # before it (the previous deal's, for the first entries of a deal).
+    padded = tuple(size + (size > 1) for size in dims)
+    tables = np.empty((m_max + 1, n_deals, *padded), np.float32)
+    flat = tables.reshape(m_max + 1, n_deals, -1)
+    flat[0] = 0.0
+    flat[0, :, 0] = 1.0
+    # A padding card goes to the implicit holder alone: the table stays as it was (its peak,
+    # 1 or 0, leaves it unchanged too).
+    moves = allowed.copy()
+    moves[:, :, 0] |= ~real
+    weight = moves.astype(np.float32)
+    every, some = moves.all(axis=0), moves.any(axis=0)  # (M, h)
+    shifted = []  # per explicit holder: its axis, its entries' move per card, its extra entries
+    for axis in np.flatnonzero(some.any(axis=0)[1:]) + 1:
+        ends = (slice(None),) * axis + (padded[axis - 1] - 1,)
+        shifted.append((axis, int(np.prod(padded[axis:])), ends))
+    # The implicit holder is over its room where the explicit ones hold fewer than this. It
+    # rises by one with each real card, so the entries below it that the card reaches are
+    # those just below it: the other ones were set to 0 before.
     over = np.cumsum(real, axis=1) - room[:, :1]  # (T, M)
-    shifted = []  # per explicit holder: (entries that gain its card, entries they come from)
-    for axis in range(1, h):
-        target, source = [slice(None)] * h, [slice(None)] * h
-        target[axis], source[axis] = slice(1, None), slice(None, -1)
-        shifted.append((axis, tuple(target), tuple(source)))
+    zapped = _level_entries(dims, padded)[over.T[real.T & (over.T > 0)] - 1]
+    by_card, deal = np.nonzero((real & (over > 0)).T)
+    zapped += deal[:, None] * flat.shape[2]
+    first_zapped = np.searchsorted(by_card, np.arange(m_max + 1))
+    spare = np.empty(flat.shape[1:], np.float32)
     for j in range(m_max):
-        previous, table = tables[j], tables[j + 1]
+        previous, table = flat[j], flat[j + 1]
         # Card j goes to the implicit holder (the counts stay) or to explicit holder e.
-        np.multiply(previous, weight[:, j, 0].reshape(per_deal), out=table)
-        for axis, target, source in shifted:
-            may = allowed[:, j, axis]
-            if may.all():
-                table[target] += previous[source]
-            elif may.any():
-                table[target] += previous[source] * weight[:, j, axis].reshape(per_deal)
-        if (over[:, j] > 0).any():
-            table *= grid >= over[:, j].reshape(per_deal)
-        padding = ~real[:, j]
-        if padding.any():
-            table[padding] = previous[padding]
-        peak = table.reshape(n_deals, -1).max(axis=1)
-        table /= np.where(peak > 0, peak, 1.0).reshape(per_deal)
-    end = np.ravel_multi_index(tuple(room[:, 1:].T), dims)
-    if (tables[m_max].reshape(n_deals, -1)[np.arange(n_deals), end] <= 0).any():
+        if every[j, 0]:
+            np.copyto(table, previous)
+        elif some[j, 0]:
+            np.multiply(previous, weight[:, j, 0, None], out=table)
+        else:
+            table.fill(0.0)
+        for axis, stride, ends in shifted:
+            if every[j, axis]:
+                gained = previous.reshape(-1)
+            elif some[j, axis]:
+                gained = np.multiply(previous, weight[:, j, axis, None], out=spare).reshape(-1)
+            else:
+                continue
+            table.reshape(-1)[stride:] += gained[:-stride]
+            tables[j + 1][ends] = 0.0
+        np.put(table, zapped[first_zapped[j] : first_zapped[j + 1]], 0.0)
+        peak = table.max(axis=1)
+        table /= np.where(peak > 0, peak, 1.0)[:, None]
+    end = np.ravel_multi_index(tuple(room[:, 1:].T), padded)
+    if (flat[m_max][np.arange(n_deals), end] <= 0).any():
         raise NoWorldError("no deal of the hidden cards fits what is known")
     return tables
+
+
+def _level_entries(dims: tuple[int, ...], padded: tuple[int, ...]) -> np.ndarray:
+    """(levels, widest) int64: the flat entries (of a ``padded`` table) whose counts (< ``dims``)
+    sum to each level 0, 1, …, each row filled up with its first entry repeated."""
+    counts = np.indices(dims).reshape(len(dims), -1)
+    entries = np.ravel_multi_index(tuple(counts), padded)
+    level = counts.sum(axis=0)
+    order = np.argsort(level, kind="stable")
+    sizes = np.bincount(level)
+    starts = np.cumsum(sizes) - sizes
+    rows = np.repeat(entries[order][starts][:, None], sizes.max(), axis=1)
+    rows[level[order], np.arange(len(order)) - starts[level[order]]] = entries[order]
+    return rows
 
 
 def _draw_back(
