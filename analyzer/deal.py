@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import bitboard as bb
 from .cards import EXCUSE, IS_TRUMP, N_CARDS, PETIT, format_card
 from .game import chien_size, hand_size
 
@@ -85,6 +86,39 @@ class Deals:
 
     def __len__(self) -> int:
         return self.cards.shape[0]
+
+    def sets(self) -> tuple[np.ndarray, ...]:
+        """The hands as (n, N) uint64 pairs by seat, then the chien as an (N,) pair: new
+        arrays (:meth:`DealSets.sets`)."""
+        hands_lo, hands_hi = bb.from_cards(self.hands.transpose(1, 0, 2))
+        return (hands_lo, hands_hi, *bb.from_cards(self.chien))
+
+
+@dataclass(frozen=True)
+class DealSets:
+    """N deals as card sets, the form the engine plays them in: for deals made of sets
+    already (the worlds of a search), without a round trip through card ids.
+
+    ``hands_lo``/``hands_hi`` (n, N) uint64 by seat; ``chien_lo``/``chien_hi`` (N,) uint64.
+    """
+
+    players: int
+    hands_lo: np.ndarray
+    hands_hi: np.ndarray
+    chien_lo: np.ndarray
+    chien_hi: np.ndarray
+
+    def __len__(self) -> int:
+        return self.chien_lo.shape[0]
+
+    @property
+    def chien(self) -> np.ndarray:
+        """(N, c) uint8 the chien's card ids, lowest first."""
+        return bb.cards_of_sets(self.chien_lo, self.chien_hi, chien_size(self.players))
+
+    def sets(self) -> tuple[np.ndarray, ...]:
+        """Copies of the hands and the chien (the engine plays the hands' cards away)."""
+        return self.hands_lo.copy(), self.hands_hi.copy(), self.chien_lo, self.chien_hi
 
 
 # petit_sec counts on it: the trumps and the Excuse are the cards from the Petit up.

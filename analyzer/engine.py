@@ -26,7 +26,7 @@ import numpy as np
 from . import bitboard as bb
 from . import vector_rules
 from .bitboard import U64, ZERO
-from .deal import Deals
+from .deal import Deals, DealSets
 from .ecart import GreedyEcart
 from .game import Contract, chien_size, hand_size
 from .knowledge import PublicKnowledge
@@ -148,7 +148,7 @@ class InPlay:
 
 
 def play(
-    deals: Deals,
+    deals: Deals | DealSets,
     taker: np.ndarray | int,
     contract: Contract,
     taker_policy: Policy,
@@ -170,7 +170,7 @@ def play(
 
 
 def start(
-    deals: Deals,
+    deals: Deals | DealSets,
     taker: np.ndarray | int,
     contract: Contract,
     *,
@@ -197,9 +197,7 @@ def start(
     taker = np.broadcast_to(np.asarray(taker, np.int64), (n_deals,)).copy()
     rows = np.arange(n_deals)
 
-    hands_lo, hands_hi = bb.from_cards(deals.hands.transpose(1, 0, 2))
-    hands_lo, hands_hi = hands_lo.copy(), hands_hi.copy()
-    chien_lo, chien_hi = bb.from_cards(deals.chien)
+    hands_lo, hands_hi, chien_lo, chien_hi = deals.sets()
 
     called_cards, called_lo, called_hi, partner = _call(players, taker, called, hands_lo, hands_hi)
     taker_side = np.zeros((players, n_deals), bool)

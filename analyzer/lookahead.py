@@ -92,12 +92,22 @@ class LookaheadPolicy:
         mine = options > 1
         if self.side != "both":
             mine &= turn.on_taker_side == (self.side == "taker")
+        self.decisions += int(mine.sum())
+        # Where every legal card plays alike, any one is as good: the greedy's stands unsearched.
+        table = turn.table
+        distinct_lo, distinct_hi = distinct_cards(
+            turn.legal_lo, turn.legal_hi, *_gone(table, slice(None))
+        )
+        mine &= bb.popcount(distinct_lo) + bb.popcount(distinct_hi) > 1
         deals = np.flatnonzero(mine)
-        self.decisions += len(deals)
         for start in range(0, len(deals), self.batch):
             idx = deals[start : start + self.batch]
             chosen_lo[idx], chosen_hi[idx] = self._search(
-                turn, idx, rng, (chosen_lo[idx], chosen_hi[idx])
+                turn,
+                idx,
+                rng,
+                (chosen_lo[idx], chosen_hi[idx]),
+                (distinct_lo[idx], distinct_hi[idx]),
             )
         return chosen_lo, chosen_hi
 
@@ -122,31 +132,35 @@ class LookaheadPolicy:
     # --- one decision, for the deals ``idx`` ------------------------------------------------
 
     def _search(
-        self, turn: Turn, idx: np.ndarray, rng: np.random.Generator, greedy: Candidate
+        self,
+        turn: Turn,
+        idx: np.ndarray,
+        rng: np.random.Generator,
+        greedy: Candidate,
+        distinct: Candidate,
     ) -> Candidate:
+        """The card to play in the deals ``idx``: the best of the ``distinct`` cards
+        (:func:`distinct_cards`), against the ``greedy``'s (:func:`best_candidates`)."""
         table = turn.table
         k = self.worlds
         try:
             lo, hi = sample(_constraints(turn, idx), k, rng)  # (B, K, n + 1)
         except NoWorldError:  # the taker called his own card after all: only the certain
             lo, hi = sample(_constraints(turn, idx, likely=False), k, rng)
-        gone_lo = table.played_lo[idx] & ~table.trick_lo[idx]
-        gone_hi = table.played_hi[idx] & ~table.trick_hi[idx]
-        distinct_lo, distinct_hi = distinct_cards(
-            turn.legal_lo[idx], turn.legal_hi[idx], gone_lo, gone_hi
-        )
-        candidates_lo, candidates_hi, valid = _candidates(distinct_lo, distinct_hi)
-        greedy = lowest_equivalent(greedy, turn.legal_lo[idx], turn.legal_hi[idx], gone_lo, gone_hi)
-        n_cand = candidates_lo.shape[1]
-        # Rows in the order (deal, candidate, world).
-        shape = (len(idx), n_cand, k)
-        replay = self._replay(table, idx, lo, hi, valid)
+        candidates_lo, candidates_hi, valid = _candidates(*distinct)
+        legal = turn.legal_lo[idx], turn.legal_hi[idx]
+        greedy = lowest_equivalent(greedy, *legal, *_gone(table, idx))
+        # A playout per valid candidate and world, in the order (deal, candidate, world).
+        shape = (len(idx), candidates_lo.shape[1], k)
+        played = np.broadcast_to(valid[:, :, None], shape).reshape(-1)
+        replay = self._replay(table, idx, lo, hi, played)
         candidate = (
-            np.broadcast_to(candidates_lo[:, :, None], shape).reshape(-1),
-            np.broadcast_to(candidates_hi[:, :, None], shape).reshape(-1),
+            np.broadcast_to(candidates_lo[:, :, None], shape).reshape(-1)[played],
+            np.broadcast_to(candidates_hi[:, :, None], shape).reshape(-1)[played],
         )
         playout = replay_play(table.contract, replay, candidate, rng, self.rollout)
-        taker_side = score(playout).per_defender.reshape(shape).astype(np.float64)
+        taker_side = np.zeros(shape)  # the invalid columns stay 0: best_candidates skips them
+        taker_side.reshape(-1)[played] = score(playout).per_defender
         per_world = np.where(turn.on_taker_side[idx, None, None], taker_side, -taker_side)
         is_greedy = (candidates_lo == greedy[0][:, None]) & (candidates_hi == greedy[1][:, None])
         best = best_candidates(per_world, valid, is_greedy, self.margin)
@@ -154,17 +168,16 @@ class LookaheadPolicy:
         return candidates_lo[rows, best], candidates_hi[rows, best]
 
     def _replay(
-        self, table: Table, idx: np.ndarray, lo: np.ndarray, hi: np.ndarray, valid: np.ndarray
+        self, table: Table, idx: np.ndarray, lo: np.ndarray, hi: np.ndarray, played: np.ndarray
     ) -> Replay:
         """The deals ``idx`` as the engine replays them in each of their worlds (``lo``/``hi``
         (B, K, n + 1) the hidden cards, holders by seat then the aside), a row per world, each
-        fanned out to a playout per candidate, in the order (deal, candidate, world); a column
-        not ``valid`` ((B, C) bool) repeats the first candidate, and plays as it does."""
+        fanned out to a playout per candidate: those of the (deal, candidate, world) triples
+        ``played`` ((B·C·K,) bool), in that order."""
         n = table.players
         b, k = lo.shape[:2]
-        n_cand = valid.shape[1]
-        column = np.where(valid, np.arange(n_cand), 0)[:, :, None]  # (B, C, 1)
-        alike = (np.arange(b)[:, None, None] * n_cand + column) * k + np.arange(k)
+        n_cand = len(played) // (b * k)
+        world_of = np.broadcast_to(np.arange(b * k).reshape(b, 1, k), (b, n_cand, k)).reshape(-1)
         world_lo, world_hi = lo.reshape(-1, n + 1), hi.reshape(-1, n + 1)
         steps = len(self._cards)
         played_lo = np.zeros((len(idx), n), U64)
@@ -195,8 +208,7 @@ class LookaheadPolicy:
             shown_hi=shown[repeat],
             prefix=(prefix_lo[:, repeat], prefix_hi[:, repeat]),
             announce_chelem=bool((self._first_leader != 0).any()),
-            fan_out=np.repeat(np.arange(b * k).reshape(b, 1, k), n_cand, axis=1).reshape(-1),
-            alike=alike.reshape(-1),
+            fan_out=world_of[played],
         )
 
 
@@ -223,6 +235,14 @@ def best_candidates(
     top = mine >= mine.max(axis=1, keepdims=True)
     return np.where(
         (top & is_greedy).any(axis=1), (top & is_greedy).argmax(axis=1), top.argmax(axis=1)
+    )
+
+
+def _gone(table: Table, idx: np.ndarray | slice) -> Candidate:
+    """The cards played in earlier tricks, in the deals ``idx``."""
+    return (
+        table.played_lo[idx] & ~table.trick_lo[idx],
+        table.played_hi[idx] & ~table.trick_hi[idx],
     )
 
 

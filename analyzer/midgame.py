@@ -19,12 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import bitboard as bb
 from .bitboard import U64
-from .deal import Deals
+from .deal import DealSets
 from .ecart_advice import FixedEcart
 from .engine import Playout, play_on, start
-from .game import Contract, chien_size, hand_size
+from .game import Contract
 from .greedy import GreedyPolicy
 from .position import Position, no_petit_sec
 from .position import constraints as position_constraints
@@ -108,9 +107,7 @@ class Replay:
     (5 players) or None; ``shown_hi`` (R,) trumps shown in poignées; ``prefix`` (S, R) one-bit
     pairs, the cards played so far in order. ``fan_out``: None for one playout per row, or
     (R',) int64 the row each playout continues — the recorded cards are then played once per
-    row, and each playout goes its own way from there. ``alike``: None, or (R',) int64 for each
-    playout the one it plays exactly as (itself, or an earlier one continuing the same row with
-    the same card, under a policy that draws nothing at random): only those are played.
+    row, and each playout goes its own way from there.
     """
 
     hands_lo: np.ndarray
@@ -123,7 +120,6 @@ class Replay:
     prefix: Candidate
     announce_chelem: bool = False
     fan_out: np.ndarray | None = None
-    alike: np.ndarray | None = None
 
 
 def replay_play(
@@ -137,16 +133,9 @@ def replay_play(
     cards, then the row's ``candidate`` card (a one-bit pair per row; None: the policy chooses),
     then ``policy`` (default: the greedy) for every seat to the end."""
     policy = policy or GreedyPolicy()
-    rows, n = replay.hands_lo.shape
-    size = hand_size(n)
-    cards = np.zeros((rows, 78), np.uint8)
-    for seat in range(n):
-        cards[:, seat * size : (seat + 1) * size] = bb.cards_of_sets(
-            replay.hands_lo[:, seat], replay.hands_hi[:, seat], size
-        )
-    cards[:, n * size :] = bb.cards_of_sets(replay.aside_lo, replay.aside_hi, chien_size(n))
+    n = replay.hands_lo.shape[1]
     game = start(
-        Deals(n, cards),
+        DealSets(n, replay.hands_lo.T, replay.hands_hi.T, replay.aside_lo, replay.aside_hi),
         replay.taker,
         contract,
         called=replay.called,
@@ -161,15 +150,10 @@ def replay_play(
     if hasattr(policy, "observe"):
         raise ValueError("a policy that keeps the history cannot play fanned-out rows")
     play_on(game, _Replay(prefix, None, policy, n), rng=rng, until=len(prefix[0]))
-    played = np.arange(len(replay.fan_out)) if replay.alike is None else np.unique(replay.alike)
-    rows = replay.fan_out[played]
+    rows = replay.fan_out
     game = game.take(rows)
-    if candidate is not None:
-        candidate = (candidate[0][played], candidate[1][played])
     play_on(game, _Replay((prefix[0][:, rows], prefix[1][:, rows]), candidate, policy, n), rng=rng)
-    if replay.alike is None:
-        return game.playout()
-    return game.playout().take(np.searchsorted(played, replay.alike))
+    return game.playout()
 
 
 def position_replay(position: Position, lo: np.ndarray, hi: np.ndarray) -> Replay:
