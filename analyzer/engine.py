@@ -272,7 +272,8 @@ def play_on(
     """Play ``game`` on from its step to step ``until`` (default: the last card), a card at a
     time: the policy of the player to act chooses it (``taker_policy`` for the taker's side,
     ``defence_policy``, default the same, for the defence), the table lays it down, and a
-    complete trick goes to the side that won it."""
+    complete trick goes to the side that won it. The last trick's cards are every player's
+    last: they are played without asking the policies (about a tenth of a greedy playout's CPU)."""
     table, tally, players = game.table, game.tally, game.table.players
     defence_policy = defence_policy or taker_policy
     end = table.n_tricks * players if until is None else until
@@ -282,8 +283,12 @@ def play_on(
             table.trick = trick
             tally.leaders[trick] = table.seat[0]
         legal_lo, legal_hi = table.legal()
-        turn = Turn(table, position, legal_lo, legal_hi)
-        card = _choose(turn, taker_policy, defence_policy, rng)
+        if trick == table.n_tricks - 1:
+            card = legal_lo, legal_hi
+        else:
+            card = _choose(
+                Turn(table, position, legal_lo, legal_hi), taker_policy, defence_policy, rng
+            )
         tally.record(game.step, card)
         table.play(*card)
         game.step += 1

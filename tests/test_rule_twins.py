@@ -189,8 +189,9 @@ class RecordingPolicy:
 @pytest.mark.parametrize("players", [3, 4, 5])
 @pytest.mark.parametrize("policy", [RandomPolicy(), GreedyPolicy()], ids=lambda p: p.name)
 def test_engine_offers_the_referees_legal_sets(players: int, policy) -> None:
-    """At every decision of real playouts, the legal set the engine's table computes from its own
-    state is the referee's, from the hand and the trick's cards in order."""
+    """At every decision of real playouts (every card but the last trick's, each player's
+    last card, which the engine plays unasked), the legal set the engine's table computes from
+    its own state is the referee's, from the hand and the trick's cards in order."""
     rng = np.random.default_rng(40 + players)
     n_deals = 300
     deals = deal(rng, n_deals, players, reject_petit_sec=True)
@@ -201,7 +202,7 @@ def test_engine_offers_the_referees_legal_sets(players: int, policy) -> None:
     recorder = RecordingPolicy(policy, watch=n_deals)
     for contract in (Contract.GARDE, Contract.GARDE_CONTRE):
         play(deals, taker, contract, recorder, rng=rng, **options)
-    assert len(recorder.seen) == 2 * n_deals * players * hand_size(players)
+    assert len(recorder.seen) == 2 * n_deals * players * (hand_size(players) - 1)
     for hand, trick, offered, called in recorder.seen:
         if called >= 0:
             expected = rules.first_lead_plays(hand, called)
