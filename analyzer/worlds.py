@@ -317,28 +317,37 @@ def _draw_back(
     drawn from the last card back (module docstring)."""
     n_deals, m_max, h = allowed.shape
     dims = tables.shape[2:]
-    strides = np.array([int(np.prod(dims[axis + 1 :])) for axis in range(h - 1)])
-    step = np.concatenate([[0], strides])  # (h,) the entry's move when a holder takes a card
-    flat = tables.reshape(m_max + 1, n_deals, -1)
-    rows = np.arange(n_deals)[:, None, None]
-    left = np.repeat(room[:, None, 1:], k, axis=1)  # (T, k, h − 1) places still to fill
-    here = (left * strides).sum(axis=2)  # (T, k) the entry of the counts left
-    has_room = np.ones((n_deals, k, h), bool)
-    holder = np.zeros((n_deals, k, m_max), np.int64)
+    # Only the holders that take a card somewhere are weighed (the implicit one always, for the
+    # same sums): a holder that never does adds 0 to the running sum, so the first one whose
+    # sum passes the draw is the same.
+    weighed = np.flatnonzero((np.arange(h) == 0) | allowed.any(axis=(0, 1)))
+    # (h,) the entry's move when a holder takes a card. Taking one from a holder with no place
+    # left lands on an extra entry of :func:`_counting_tables` (0: it cannot be chosen).
+    step = np.array([0] + [int(np.prod(dims[axis + 1 :])) for axis in range(h - 1)])
+    flat = tables.reshape(m_max + 1, -1)
+    # (T, k) each world's entry of the counts left, all deals' tables of a card as one.
+    here = np.repeat(np.arange(n_deals)[:, None] * int(np.prod(dims)), k, axis=1)
+    here += (room[:, 1:] * step[1:]).sum(axis=1)[:, None]
+    may = allowed[:, :, weighed].transpose(1, 2, 0)[:, :, :, None].astype(np.float32)
+    # The holder of the first sum past the draw, or the last holder when none is.
+    first_past = np.append(weighed, h - 1)
+    holder = np.empty((m_max, n_deals, k), np.int64)
     uniform = rng.random((m_max, n_deals, k))  # the same stream as one draw per card
+    moves = step[weighed, None, None]
+    entry = np.empty((len(weighed), n_deals, k), np.int64)
+    weights = np.empty((len(weighed), n_deals, k), np.float32)
     for i, j in enumerate(range(m_max - 1, -1, -1)):
-        has_room[:, :, 1:] = left > 0
-        can = has_room & allowed[:, j, None, :]  # (T, k, h)
-        entry = np.where(can, here[:, :, None] - step, 0)
-        weights = flat[j][rows, entry] * can  # the ways to place cards 0 … j − 1
-        cumulative = np.cumsum(weights, axis=2)
-        u = uniform[i] * cumulative[:, :, -1]
-        chosen = np.minimum((cumulative <= u[:, :, None]).sum(axis=2), h - 1)
-        holder[:, :, j] = chosen
-        taken = (chosen[:, :, None] == np.arange(1, h)) & real[:, j, None, None]
-        left -= taken
-        here -= (taken * strides).sum(axis=2)
-    return holder
+        np.subtract(here, moves, out=entry)
+        # (A move back from the first deal's first entries wraps to the last deal's extra ones.)
+        np.take(flat[j], entry, out=weights, mode="wrap")
+        weights *= may[j]  # the ways to place cards 0 … j − 1
+        for q in range(1, len(weighed)):
+            weights[q] += weights[q - 1]  # the running sums, one holder after the other
+        u = uniform[i] * weights[-1]
+        chosen = first_past[(weights <= u).sum(axis=0)]
+        holder[j] = chosen
+        here -= step[chosen] * real[:, j, None]
+    return holder.transpose(1, 2, 0)
 
 
 def check(constraints: Constraints) -> None:
