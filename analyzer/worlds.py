@@ -194,24 +194,31 @@ def _share_out(
     """(T, k, M) int64 each card's holder: the cards ``holder`` gives to a class of
     :func:`_exchangeable` (its ``first`` holder) shared out among its holders uniformly — in a
     random order, the first ``room`` of them to its first holder, the next to the next one…"""
+    n_deals, k, m_max = holder.shape
     h = first.shape[1]
     if (first == np.arange(h)).all():
         return holder
     group = np.where(real[:, None, :], holder, h)  # padding in a class of its own
     order = np.argsort(group + rng.random(holder.shape), axis=2)
-    in_order = np.take_along_axis(group, order, axis=2)
-    starts = np.stack([(group < g).sum(axis=2) for g in range(h + 1)], axis=2)  # (T, k, h + 1)
-    ranked = np.arange(holder.shape[2]) - np.take_along_axis(starts, in_order, axis=2)
-    rank = np.empty_like(ranked)
-    np.put_along_axis(rank, order, ranked, axis=2)  # each card's place in its class
-    shared = holder.copy()
-    offset = np.zeros_like(room)  # the first place of each holder in its class
+    # Flat indices (all worlds as one): of the cards in order, of each world's classes.
+    worlds = np.arange(n_deals * k).reshape(n_deals, k, 1)
+    order += worlds * m_max
+    classes = worlds * (h + 1) + np.take(group, order)
+    # How many cards each world gives to the classes before each one.
+    sizes = np.bincount(classes.reshape(-1), minlength=n_deals * k * (h + 1))
+    starts = np.cumsum(sizes.reshape(-1, h + 1), axis=1).reshape(-1) - sizes
+    rank = np.empty(holder.shape, np.int64)  # each card's place in its class
+    rank.reshape(-1)[order] = np.arange(m_max) - starts[classes]
+    # (T, h, M) the holder of each place of each class (a class of one: itself).
+    of_place = np.repeat(np.arange(h)[None, :, None], n_deals, axis=0).repeat(m_max, axis=2)
+    rows, place = np.arange(n_deals), np.arange(m_max)
     for p in range(h):
-        offset[:, p] = (room[:, :p] * (first[:, :p] == first[:, p : p + 1])).sum(axis=1)
-        start, end = offset[:, p, None, None], (offset[:, p] + room[:, p])[:, None, None]
-        mine = (holder == first[:, p, None, None]) & (rank >= start) & (rank < end)
-        shared = np.where(mine, p, shared)
-    return shared
+        # The first place of the holder in its class.
+        offset = (room[:, :p] * (first[:, :p] == first[:, p : p + 1])).sum(axis=1)
+        mine = (place >= offset[:, None]) & (place < (offset + room[:, p])[:, None])
+        of_place[rows, first[:, p]] = np.where(mine, p, of_place[rows, first[:, p]])
+    entry = (rows[:, None, None] * h + holder) * m_max + rank
+    return np.take(of_place, entry)
 
 
 def _hands(
