@@ -111,11 +111,6 @@ class DealSets:
     def __len__(self) -> int:
         return self.chien_lo.shape[0]
 
-    @property
-    def chien(self) -> np.ndarray:
-        """(N, c) uint8 the chien's card ids, lowest first."""
-        return bb.cards_of_sets(self.chien_lo, self.chien_hi, chien_size(self.players))
-
     def sets(self) -> tuple[np.ndarray, ...]:
         """Copies of the hands and the chien (the engine plays the hands' cards away)."""
         return self.hands_lo.copy(), self.hands_hi.copy(), self.chien_lo, self.chien_hi

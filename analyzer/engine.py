@@ -7,8 +7,9 @@ lays it down. When a trick is complete, :meth:`_Tally.close_trick` gives its car
 that won it (the Excuse's rules), and the winner leads the next. The finished
 :class:`Playout` is what :func:`scoring.score` turns into scores. The same in parts:
 :func:`start` seats the hands, :func:`play_on` plays on to any card; :meth:`InPlay.take`
-copies some deals of a game in play (a search plays the cards so far once per world, then
-each of its candidate cards from there).
+copies some deals of a game in play (a search plays each of its candidate cards from there);
+:func:`follow` keeps the public side of a game, to which :meth:`InPlay.deal_hidden` adds the
+hidden cards of a world.
 
 Every deal advances together: a card played costs a handful of ``uint64`` operations over all N
 deals (hands are bitmask pairs, see :mod:`bitboard`). The engine owns no randomness and makes no
@@ -43,7 +44,8 @@ class Playout:
     int8 (+1 taker's side won every trick, −1 the defence did, 0 neither); ``poignee_bonus`` int64
     the sum of the poignées shown; ``partner`` int64 (−1 none). Records: ``played_lo``/``_hi``
     (T·n, N) uint64 every card in play order as one-bit pairs (:attr:`plays` as card ids),
-    ``leaders`` (N, T) int64, ``discard`` (N, c) uint8 (Prise/Garde only, else None),
+    ``leaders`` (N, T) int64, ``chien_lo``/``_hi`` and ``ecart_lo``/``_hi`` (N,) uint64 (the
+    écart 0 but in Prise and Garde; :attr:`chien` and :attr:`discard` as card ids),
     ``shown_hi`` (n, N) uint64.
     """
 
@@ -61,12 +63,26 @@ class Playout:
     played_lo: np.ndarray
     played_hi: np.ndarray
     leaders: np.ndarray
-    chien: np.ndarray
-    discard: np.ndarray | None
+    chien_lo: np.ndarray
+    chien_hi: np.ndarray
+    ecart_lo: np.ndarray
+    ecart_hi: np.ndarray
     shown_hi: np.ndarray
 
     def __len__(self) -> int:
         return len(self.taker)
+
+    @property
+    def chien(self) -> np.ndarray:
+        """(N, c) uint8 the chien's card ids, lowest first."""
+        return bb.cards_of_sets(self.chien_lo, self.chien_hi, chien_size(self.players))
+
+    @property
+    def discard(self) -> np.ndarray | None:
+        """(N, c) uint8 the écart's card ids, lowest first (Prise and Garde, else None)."""
+        if not self.contract.takes_chien:
+            return None
+        return bb.cards_of_sets(self.ecart_lo, self.ecart_hi, chien_size(self.players))
 
     @property
     def plays(self) -> np.ndarray:
@@ -90,7 +106,7 @@ class Playout:
 class InPlay:
     """N deals being played (:func:`start`, :func:`play_on`): the table, what the tricks left
     behind, and what the deal's set-up fixed — ``taker``, ``partner`` (N,) int64, ``called``
-    (N,) int64 or None, ``chien`` (N, c) uint8 card ids, ``discard`` (N, c) uint8 or None,
+    (N,) int64 or None, ``chien_lo``/``chien_hi`` (N,) uint64 (the écart is the table's),
     ``shown_hi`` (n, N) uint64. ``step``: the cards played so far in every deal."""
 
     table: Table
@@ -99,8 +115,8 @@ class InPlay:
     partner: np.ndarray
     called: np.ndarray | None
     announced_chelem: bool
-    chien: np.ndarray
-    discard: np.ndarray | None
+    chien_lo: np.ndarray
+    chien_hi: np.ndarray
     shown_hi: np.ndarray
     step: int = 0
 
@@ -114,11 +130,38 @@ class InPlay:
             partner=self.partner[rows],
             called=None if self.called is None else self.called[rows],
             announced_chelem=self.announced_chelem,
-            chien=self.chien[rows],
-            discard=None if self.discard is None else self.discard[rows],
+            chien_lo=self.chien_lo[rows],
+            chien_hi=self.chien_hi[rows],
             shown_hi=self.shown_hi[:, rows],
             step=self.step,
         )
+
+    def deal_hidden(
+        self, hands_lo: np.ndarray, hands_hi: np.ndarray, aside_lo: np.ndarray, aside_hi: np.ndarray
+    ) -> None:
+        """Give the deals of a game kept by :func:`follow` the hidden cards of a world: each
+        seat's hand now ((n, N) uint64 pairs, rows by seat) and the cards out of play ((N,)
+        pairs, :meth:`put_aside`). In the first trick, the players after the one to act have
+        not shown their poignées yet: in the world, they show none."""
+        table = self.table
+        table.hands_lo = np.take_along_axis(hands_lo, table.seat, axis=0)
+        table.hands_hi = np.take_along_axis(hands_hi, table.seat, axis=0)
+        if table.trick == 0:
+            self.shown_hi = table.shown_hi = table.shown_by_now()
+            table.any_shown = bool(table.shown_hi.any())
+        self.put_aside(aside_lo, aside_hi)
+        if not table.contract.takes_chien:
+            self.chien_lo, self.chien_hi = aside_lo, aside_hi
+
+    def put_aside(self, lo: np.ndarray, hi: np.ndarray) -> None:
+        """The cards out of play, (N,) uint64 sets: the écart in Prise and Garde (the taker's,
+        counting for his side), else the chien (for the taker's side in Garde Sans, the
+        defence's in Garde Contre)."""
+        contract, tally = self.table.contract, self.tally
+        if contract.takes_chien:
+            self.table.ecart_lo, self.table.ecart_hi = lo, hi
+        if contract.takes_chien or contract.chien_to_taker:
+            tally.aside_lo, tally.aside_hi = lo, hi
 
     def playout(self) -> Playout:
         """The outcome, once every card is played."""
@@ -133,16 +176,19 @@ class InPlay:
             partner=self.partner,
             called=self.called,
             announced_chelem=self.announced_chelem,
-            taker_points2=bb.points2(tally.won_lo, tally.won_hi) + tally.exchange2,
-            bouts=bb.popcount(tally.won_hi & bb.BOUTS_HI),
+            taker_points2=bb.points2(tally.won_lo | tally.aside_lo, tally.won_hi | tally.aside_hi)
+            + tally.exchange2,
+            bouts=bb.popcount((tally.won_hi | tally.aside_hi) & bb.BOUTS_HI),
             petit_au_bout=vector_rules.petit_au_bout(tally.petit_trick_side, tally.won_by_excuse),
             chelem=chelem,
             poignee_bonus=vector_rules.poignee_bonus(self.shown_hi, table.players).sum(axis=0),
             played_lo=tally.played_lo,
             played_hi=tally.played_hi,
             leaders=np.ascontiguousarray(tally.leaders.T),
-            chien=self.chien,
-            discard=self.discard,
+            chien_lo=self.chien_lo,
+            chien_hi=self.chien_hi,
+            ecart_lo=table.ecart_lo,
+            ecart_hi=table.ecart_hi,
             shown_hi=self.shown_hi,
         )
 
@@ -204,22 +250,15 @@ def start(
     taker_side[taker, rows] = True
     taker_side[np.maximum(partner, 0), rows] |= partner >= 0
 
-    tally = _Tally(players, n_deals)
-    ecart_lo = np.zeros(n_deals, U64)
-    ecart_hi = np.zeros(n_deals, U64)
-    discard = None
+    aside_lo, aside_hi = chien_lo, chien_hi
     if contract.takes_chien:
         hands_lo[taker, rows] |= chien_lo
         hands_hi[taker, rows] |= chien_hi
-        ecart_lo, ecart_hi = (ecart_policy or GreedyEcart()).choose(
+        aside_lo, aside_hi = (ecart_policy or GreedyEcart()).choose(
             hands_lo[taker, rows], hands_hi[taker, rows], chien_size(players)
         )
-        hands_lo[taker, rows] ^= ecart_lo
-        hands_hi[taker, rows] ^= ecart_hi
-        tally.count_for_taker(ecart_lo, ecart_hi)
-        discard = bb.cards_of_sets(ecart_lo, ecart_hi, chien_size(players))
-    elif contract.chien_to_taker:
-        tally.count_for_taker(chien_lo, chien_hi)
+        hands_lo[taker, rows] ^= aside_lo
+        hands_hi[taker, rows] ^= aside_hi
 
     shows = np.full((players, n_deals), others_poignees)
     shows[taker, rows] = taker_poignee
@@ -238,26 +277,53 @@ def start(
         shown_hi=shown_hi,
         called_lo=called_lo,
         called_hi=called_hi,
-        ecart_lo=ecart_lo,
-        ecart_hi=ecart_hi,
+        ecart_lo=np.zeros(n_deals, U64),
+        ecart_hi=np.zeros(n_deals, U64),
         public=PublicKnowledge(
             is_taker=seats == taker,
             chien_lo=bb.keep(contract.takes_chien, chien_lo),
             chien_hi=bb.keep(contract.takes_chien, chien_hi),
-            ecart_shown_hi=ecart_hi & bb.TRUMPS_HI,
+            ecart_shown_hi=bb.keep(contract.takes_chien, aside_hi & bb.TRUMPS_HI),
         ),
     )
     table.turn_to(taker.copy() if announce_chelem else np.zeros(n_deals, np.int64))
-    return InPlay(
+    game = InPlay(
         table=table,
-        tally=tally,
+        tally=_Tally(players, n_deals),
         taker=taker,
         partner=partner,
         called=called_cards,
         announced_chelem=announce_chelem,
-        chien=np.asarray(deals.chien),
-        discard=discard,
+        chien_lo=chien_lo,
+        chien_hi=chien_hi,
         shown_hi=shown_hi,
+    )
+    game.put_aside(aside_lo, aside_hi)
+    return game
+
+
+def follow(table: Table, announced_chelem: bool) -> InPlay:
+    """A game of the deals of ``table``, before their first card, as everyone at the table sees
+    them: no hands, nothing aside. Played on with the cards the table plays (by a policy that
+    is given them), it keeps the deals' public state, from which a search sets up its worlds
+    at the current card (:meth:`InPlay.take`, then :meth:`InPlay.deal_hidden`) rather than
+    replaying every card since the first. Only with 3 and 4 players: with 5, the partner is
+    not public, nor the side of the tricks won before the called card is played."""
+    if table.players == 5:
+        raise ValueError("with 5 players the sides are not public: replay the deal instead")
+    public = take_deals(table, table.columns)
+    for name in ("hands_lo", "hands_hi", "ecart_lo", "ecart_hi"):
+        setattr(public, name, np.zeros_like(getattr(public, name)))
+    return InPlay(
+        table=public,
+        tally=_Tally(table.players, table.n_deals),
+        taker=table.taker_seat.copy(),
+        partner=table.partner_seat.copy(),
+        called=None,
+        announced_chelem=announced_chelem,
+        chien_lo=table.public.chien_lo.copy(),
+        chien_hi=table.public.chien_hi.copy(),
+        shown_hi=table.shown_hi.copy(),
     )
 
 
@@ -300,14 +366,16 @@ def play_on(
 
 
 class _Tally:
-    """What the tricks leave behind, as they close: the cards counting for the taker's side (the
-    écart, or the chien in Garde Sans, included), the Excuse's exchanges, where the Petit fell,
-    and every card played."""
+    """What the tricks leave behind, as they close: the cards the taker's side won, the Excuse's
+    exchanges, where the Petit fell, and every card played; and the cards out of play that
+    count for the taker's side (``aside``: the écart, or the chien in Garde Sans)."""
 
     def __init__(self, players: int, n_deals: int) -> None:
         n_tricks = hand_size(players)
         self.won_lo = np.zeros(n_deals, U64)
         self.won_hi = np.zeros(n_deals, U64)
+        self.aside_lo = np.zeros(n_deals, U64)
+        self.aside_hi = np.zeros(n_deals, U64)
         self.exchange2 = np.zeros(n_deals, np.int64)  # half points moved to the taker's side
         self.petit_trick_side = np.zeros((n_tricks, n_deals), np.int8)  # ±1 winner of the Petit
         self.won_by_excuse = np.zeros(n_deals, bool)
@@ -319,10 +387,6 @@ class _Tally:
     def record(self, index: int, card: Candidate) -> None:
         """The ``index``-th card of the deal (counted from 0) is ``card``."""
         self.played_lo[index], self.played_hi[index] = card
-
-    def count_for_taker(self, lo: np.ndarray, hi: np.ndarray) -> None:
-        self.won_lo |= lo
-        self.won_hi |= hi
 
     def close_trick(self, table: Table, last: bool) -> np.ndarray:
         """Give the complete trick to its winner's side and return the winner's position (N,)."""
@@ -339,7 +403,8 @@ class _Tally:
         won_lo, won_hi = vector_rules.card_owners(
             table.trick_lo, table.trick_hi, winner_taker, excuse_taker, changes_side
         )
-        self.count_for_taker(won_lo, won_hi)
+        self.won_lo |= won_lo
+        self.won_hi |= won_hi
         self.exchange2 += vector_rules.excuse_exchange(
             table.trick_hi, winner_taker, excuse_taker, changes_side
         )

@@ -45,8 +45,9 @@ class PublicKnowledge:
     (n, N): the cards each player surely holds (or has played) — the taker the shown chien's kings,
     bouts and trumps that could not go to the écart (rules.md §3), a poignée's trumps once shown.
     ``void`` (n, N) uint8: shown voids, bits 0–3 the suits and :data:`NO_TRUMP_BIT`;
-    ``taker_void`` (N,) the taker's. Rows by position, turning with the table's — but those of
-    ``holds``, by seat (they change seldom, and are seldom read).
+    ``taker_void`` (N,) the taker's; ``chien_lo/hi`` and ``ecart_shown_hi`` (N,) as given. Rows
+    by position, turning with the table's — but those of ``holds``, by seat (they change seldom,
+    and are seldom read).
     """
 
     PER_PLAYER = ("may_hold_lo", "may_hold_hi", "void")
@@ -63,6 +64,7 @@ class PublicKnowledge:
         Garde (0 in Garde Sans and Garde Contre, where nobody sees it); ``ecart_shown_hi`` (N,)
         the trumps the taker had to put in the écart (shown to all)."""
         others = ~is_taker
+        self.chien_lo, self.chien_hi = chien_lo, chien_hi
         self.ecart_shown_hi = ecart_shown_hi
         self.may_hold_lo = bb.ALL_LO & ~bb.keep(others, chien_lo)
         self.may_hold_hi = bb.ALL_HI & ~bb.keep(others, chien_hi) & ~ecart_shown_hi

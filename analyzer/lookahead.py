@@ -25,7 +25,7 @@ from . import knowledge
 from .bitboard import U64, ZERO
 from .game import chien_size
 from .greedy import GreedyPolicy
-from .midgame import Replay, replay_play
+from .midgame import Replay, Shadow, play_candidates, replay_play
 from .scoring import score
 from .table import Candidate, Policy, Table, Turn
 from .worlds import Constraints, NoWorldError, sample
@@ -123,9 +123,14 @@ class LookaheadPolicy:
             self._cards: list[Candidate] = []
             self._seats: list[np.ndarray] = []
             self._first_leader = table.seat[0].copy()
+            announced = bool((self._first_leader != 0).any())
+            self._shadow = Shadow(table, announced) if table.players != 5 else None
         else:
-            self._cards.append((table.played_lo ^ self._seen_lo, table.played_hi ^ self._seen_hi))
+            card = table.played_lo ^ self._seen_lo, table.played_hi ^ self._seen_hi
+            self._cards.append(card)
             self._seats.append(self._last_seat)
+            if self._shadow is not None:
+                self._shadow.follow(card)
         self._seen_lo, self._seen_hi = table.played_lo.copy(), table.played_hi.copy()
         self._last_seat = table.seat[turn.position].copy()
 
@@ -153,12 +158,26 @@ class LookaheadPolicy:
         # A playout per valid candidate and world, in the order (deal, candidate, world).
         shape = (len(idx), candidates_lo.shape[1], k)
         played = np.broadcast_to(valid[:, :, None], shape).reshape(-1)
-        replay = self._replay(table, idx, lo, hi, played)
         candidate = (
             np.broadcast_to(candidates_lo[:, :, None], shape).reshape(-1)[played],
             np.broadcast_to(candidates_hi[:, :, None], shape).reshape(-1)[played],
         )
-        playout = replay_play(table.contract, replay, candidate, rng, self.rollout)
+        world = np.broadcast_to(np.arange(len(idx) * k).reshape(-1, 1, k), shape).reshape(-1)
+        world = world[played]  # (R,) each playout's world, deal by deal
+        if self._shadow is None:
+            replay = self._replay(table, idx, lo, hi, world)
+            playout = replay_play(table.contract, replay, candidate, rng, self.rollout)
+        else:
+            n = table.players
+            world_lo, world_hi = lo.reshape(-1, n + 1)[world], hi.reshape(-1, n + 1)[world]
+            game = self._shadow.worlds(
+                idx[world // k],
+                world_lo[:, :n].T,
+                world_hi[:, :n].T,
+                world_lo[:, n],
+                world_hi[:, n],
+            )
+            playout = play_candidates(game, candidate, rng, self.rollout)
         taker_side = np.zeros(shape)  # the invalid columns stay 0: best_candidates skips them
         taker_side.reshape(-1)[played] = score(playout).per_defender
         per_world = np.where(turn.on_taker_side[idx, None, None], taker_side, -taker_side)
@@ -168,16 +187,13 @@ class LookaheadPolicy:
         return candidates_lo[rows, best], candidates_hi[rows, best]
 
     def _replay(
-        self, table: Table, idx: np.ndarray, lo: np.ndarray, hi: np.ndarray, played: np.ndarray
+        self, table: Table, idx: np.ndarray, lo: np.ndarray, hi: np.ndarray, fan_out: np.ndarray
     ) -> Replay:
         """The deals ``idx`` as the engine replays them in each of their worlds (``lo``/``hi``
-        (B, K, n + 1) the hidden cards, holders by seat then the aside), a row per world, each
-        fanned out to a playout per candidate: those of the (deal, candidate, world) triples
-        ``played`` ((B·C·K,) bool), in that order."""
+        (B, K, n + 1) the hidden cards, holders by seat then the aside), a row per world, fanned
+        out to a playout per ``fan_out`` ((R,) int64 the world of each: deal × K + world)."""
         n = table.players
         b, k = lo.shape[:2]
-        n_cand = len(played) // (b * k)
-        world_of = np.broadcast_to(np.arange(b * k).reshape(b, 1, k), (b, n_cand, k)).reshape(-1)
         world_lo, world_hi = lo.reshape(-1, n + 1), hi.reshape(-1, n + 1)
         steps = len(self._cards)
         played_lo = np.zeros((len(idx), n), U64)
@@ -197,18 +213,20 @@ class LookaheadPolicy:
         prefix_hi = np.zeros((steps, len(idx)), U64)
         for step, (card_lo, card_hi) in enumerate(self._cards):
             prefix_lo[step], prefix_hi[step] = card_lo[idx], card_hi[idx]
-        shown = np.bitwise_or.reduce(table.shown_hi[:, idx], axis=0)
+        shown = np.bitwise_or.reduce(table.shown_by_now()[:, idx], axis=0)
         return Replay(
             hands_lo=world_lo[:, :n] | played_lo[repeat],
             hands_hi=world_hi[:, :n] | played_hi[repeat],
             aside_lo=world_lo[:, n].copy(),
             aside_hi=world_hi[:, n].copy(),
+            chien_lo=table.public.chien_lo[idx][repeat],
+            chien_hi=table.public.chien_hi[idx][repeat],
             taker=taker[repeat],
             called=called,
             shown_hi=shown[repeat],
             prefix=(prefix_lo[:, repeat], prefix_hi[:, repeat]),
             announce_chelem=bool((self._first_leader != 0).any()),
-            fan_out=world_of[played],
+            fan_out=fan_out,
         )
 
 

@@ -6,8 +6,12 @@ from — every seat's hand is what it holds now plus what it played — and give
 world has them, then every card already played, then a *candidate* card for the player to act,
 then the policy (the greedy by default) to the end. Replaying the record through the engine
 rebuilds exactly the state a mid-deal table would hold (voids shown, cards seen, tricks won),
-with no second copy of the engine's rules; its cost is a few array operations per card already
-played, small beside the playout that follows.
+with no second copy of the engine's rules.
+
+A search that follows a table card by card (the lookahead, with 3 and 4 players) need not
+replay: a :class:`Shadow` keeps the deals' public state, played on by the same engine with the
+cards the table plays, and each world only adds its hidden cards to it (a tenth of a search's
+cost saved). A test replays the same worlds and checks the play is the same, card for card.
 
 Seats: the engine's seat 0 leads the first trick, so record seat ``s`` is engine seat
 ``(s − first_leader) mod n``.
@@ -22,12 +26,12 @@ import numpy as np
 from .bitboard import U64
 from .deal import DealSets
 from .ecart_advice import FixedEcart
-from .engine import Playout, play_on, start
+from .engine import InPlay, Playout, follow, play_on, start
 from .game import Contract
 from .greedy import GreedyPolicy
 from .position import Position, no_petit_sec
 from .position import constraints as position_constraints
-from .table import Candidate, Policy, Turn
+from .table import Candidate, Policy, Table, Turn
 from .worlds import NoWorldError, Worlds, card_set, sample
 
 
@@ -57,21 +61,27 @@ class Continuation:
 
 
 class _Replay:
-    """Plays each row's recorded cards ((S, R) one-bit pairs, in play order), then each row's
-    candidate (if any), then ``then`` to the end."""
+    """Plays each row's recorded cards from step ``first`` ((S, R) one-bit pairs, in play
+    order), then each row's candidate (if any), then ``then`` to the end."""
 
     name = "replay"
 
     def __init__(
-        self, prefix: Candidate, candidate: Candidate | None, then: Policy, players: int
+        self,
+        prefix: Candidate,
+        candidate: Candidate | None,
+        then: Policy,
+        players: int,
+        first: int = 0,
     ) -> None:
         self.prefix_lo, self.prefix_hi = prefix
         self.candidate = candidate
         self.then = then
         self.players = players
+        self.first = first
 
     def choose(self, turn: Turn, rng: np.random.Generator) -> Candidate:
-        step = turn.table.trick * self.players + turn.position
+        step = turn.table.trick * self.players + turn.position - self.first
         scripted = step < len(self.prefix_lo) or (
             step == len(self.prefix_lo) and self.candidate is not None
         )
@@ -82,6 +92,66 @@ class _Replay:
         if step == len(self.prefix_lo) and self.candidate is not None:
             return self.candidate
         return self.then.choose(turn, rng)
+
+
+class _Given:
+    """Plays the cards it is given: one-bit (N,) pairs, one per deal."""
+
+    name = "given"
+
+    def __init__(self, card: Candidate) -> None:
+        self.card = card
+
+    def choose(self, turn: Turn, rng: np.random.Generator) -> Candidate:
+        return self.card
+
+
+class Shadow:
+    """The deals of a table as everyone at it sees them, kept up to date card by card
+    (:meth:`follow`): a search sets up its worlds from it at the current card (:meth:`worlds`)
+    instead of replaying each world from the first card (:func:`replay_play`), which cost a
+    tenth of a four-player search. Only with 3 and 4 players (:func:`engine.follow`)."""
+
+    def __init__(self, table: Table, announced_chelem: bool) -> None:
+        """``table`` before its first card."""
+        self.game = follow(table, announced_chelem)
+
+    def follow(self, card: Candidate) -> None:
+        """The next card of every deal, (N,) one-bit pairs."""
+        play_on(self.game, _Given(card), rng=_NEVER_DRAWN, until=self.game.step + 1)
+
+    def worlds(
+        self,
+        rows: np.ndarray,
+        hands_lo: np.ndarray,
+        hands_hi: np.ndarray,
+        aside_lo: np.ndarray,
+        aside_hi: np.ndarray,
+    ) -> InPlay:
+        """The deals ``rows`` ((R,) int64, repeats allowed) at the current card, each with the
+        hidden cards of a world: the hands now ((n, R) uint64 pairs, rows by seat) and the
+        cards out of play ((R,) pairs, the écart in Prise and Garde, else the chien)."""
+        game = self.game.take(rows)
+        game.deal_hidden(hands_lo, hands_hi, aside_lo, aside_hi)
+        return game
+
+
+_NEVER_DRAWN = np.random.default_rng(0)
+"""The generator :meth:`Shadow.follow` hands the engine: the cards are given, nothing is drawn."""
+
+
+def play_candidates(
+    game: InPlay, candidate: Candidate, rng: np.random.Generator, policy: Policy
+) -> Playout:
+    """Play each row's ``candidate`` card (one-bit (R,) pairs) in ``game``, then ``policy`` for
+    every seat to the end (the game is played on in place)."""
+    if hasattr(policy, "observe"):
+        raise ValueError("a policy that keeps the history cannot play on from the middle")
+    nothing = np.zeros((0, len(game.taker)), U64)
+    play_on(
+        game, _Replay((nothing, nothing), candidate, policy, game.table.players, game.step), rng=rng
+    )
+    return game.playout()
 
 
 class _ShownPoignees:
@@ -100,20 +170,24 @@ class Replay:
     """R deals as the engine must replay them (engine seats: seat 0 leads the first trick
     unless a chelem was announced).
 
-    ``hands_lo``/``hands_hi`` (R, n) uint64 each seat's hand as dealt — the taker's without the
-    chien in Prise and Garde; ``aside_lo``/``aside_hi`` (R,) the chien given to the engine —
-    in Prise and Garde the écart: the taker takes it and discards it again, which leaves the
-    same hands as the real chien and écart would; ``taker`` (R,) int64; ``called`` (R,) int64
-    (5 players) or None; ``shown_hi`` (R,) trumps shown in poignées; ``prefix`` (S, R) one-bit
-    pairs, the cards played so far in order. ``fan_out``: None for one playout per row, or
-    (R',) int64 the row each playout continues — the recorded cards are then played once per
-    row, and each playout goes its own way from there.
+    ``hands_lo``/``hands_hi`` (R, n) uint64 each seat's cards, held or played (the taker's
+    after his écart); ``aside_lo``/``aside_hi`` (R,) the cards out of play: the écart in Prise
+    and Garde, else the chien; ``chien_lo``/``chien_hi`` (R,) the chien shown in Prise and
+    Garde (0 where it is not known): the taker is dealt his cards and his écart less the chien,
+    takes the chien and makes his écart again, and everyone has seen the chien, as at the
+    table; ``taker`` (R,) int64; ``called`` (R,) int64 (5 players) or None; ``shown_hi`` (R,)
+    trumps shown in poignées; ``prefix`` (S, R) one-bit pairs, the cards played so far in
+    order. ``fan_out``: None for one playout per row, or (R',) int64 the row each playout
+    continues — the recorded cards are then played once per row, and each playout goes its
+    own way from there.
     """
 
     hands_lo: np.ndarray
     hands_hi: np.ndarray
     aside_lo: np.ndarray
     aside_hi: np.ndarray
+    chien_lo: np.ndarray
+    chien_hi: np.ndarray
     taker: np.ndarray
     called: np.ndarray | None
     shown_hi: np.ndarray
@@ -134,8 +208,15 @@ def replay_play(
     then ``policy`` (default: the greedy) for every seat to the end."""
     policy = policy or GreedyPolicy()
     n = replay.hands_lo.shape[1]
+    hands_lo, hands_hi = replay.hands_lo.T.copy(), replay.hands_hi.T.copy()
+    chien_lo, chien_hi = replay.aside_lo, replay.aside_hi
+    if contract.takes_chien:
+        taker = replay.taker, np.arange(len(replay.taker))
+        hands_lo[taker] = (hands_lo[taker] | replay.aside_lo) & ~replay.chien_lo
+        hands_hi[taker] = (hands_hi[taker] | replay.aside_hi) & ~replay.chien_hi
+        chien_lo, chien_hi = replay.chien_lo, replay.chien_hi
     game = start(
-        DealSets(n, replay.hands_lo.T, replay.hands_hi.T, replay.aside_lo, replay.aside_hi),
+        DealSets(n, hands_lo, hands_hi, chien_lo, chien_hi),
         replay.taker,
         contract,
         called=replay.called,
@@ -147,13 +228,8 @@ def replay_play(
     if replay.fan_out is None:
         play_on(game, _Replay(prefix, candidate, policy, n), rng=rng)
         return game.playout()
-    if hasattr(policy, "observe"):
-        raise ValueError("a policy that keeps the history cannot play fanned-out rows")
     play_on(game, _Replay(prefix, None, policy, n), rng=rng, until=len(prefix[0]))
-    rows = replay.fan_out
-    game = game.take(rows)
-    play_on(game, _Replay((prefix[0][:, rows], prefix[1][:, rows]), candidate, policy, n), rng=rng)
-    return game.playout()
+    return play_candidates(game.take(replay.fan_out), candidate, rng, policy)
 
 
 def position_replay(position: Position, lo: np.ndarray, hi: np.ndarray) -> Replay:
@@ -172,11 +248,14 @@ def position_replay(position: Position, lo: np.ndarray, hi: np.ndarray) -> Repla
     prefix_hi = np.array([[hi for _, hi in prefix]], U64).T.repeat(rows, axis=1)
     shown = card_set([c for _, cards in position.poignees for c in cards])[1]
     called = None if position.called is None else np.full(rows, position.called, np.int64)
+    chien_lo, chien_hi = card_set(position.chien or ()) if position.contract.takes_chien else (0, 0)
     return Replay(
         hands_lo=hands_lo,
         hands_hi=hands_hi,
         aside_lo=lo[:, n].copy(),
         aside_hi=hi[:, n].copy(),
+        chien_lo=np.full(rows, chien_lo, U64),
+        chien_hi=np.full(rows, chien_hi, U64),
         taker=np.full(rows, (position.taker - position.first_leader) % n, np.int64),
         called=called,
         shown_hi=np.full(rows, shown, U64),

@@ -162,6 +162,16 @@ class Table:
         with its first card)."""
         return np.take_along_axis(self.shown_hi, self.seat[position : position + 1], axis=0)[0]
 
+    def shown_by_now(self) -> np.ndarray:
+        """(n, N) uint64, rows by seat: the trumps shown in poignées as the player to act
+        knows them. In the first trick, the players after it have not shown theirs yet."""
+        if self.trick > 0:
+            return self.shown_hi
+        later = np.arange(self.players)[:, None] > self.position  # (n, 1) by position
+        waiting = np.zeros(self.seat.shape, bool)
+        np.put_along_axis(waiting, self.seat, np.broadcast_to(later, waiting.shape), axis=0)
+        return bb.keep(~waiting, self.shown_hi)
+
     def knows_sides(self, position: int) -> np.ndarray:
         """(N,) bool: whether the player at ``position`` knows every player's side (always, but
         with 5 players before the called card appears, when only the partner knows)."""

@@ -5,10 +5,12 @@ the same deals taken from that playout)."""
 import numpy as np
 import pytest
 
+from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.engine import play, play_on, start
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.greedy import GreedyPolicy
+from tarot_advisor.analyzer.midgame import Shadow
 from tarot_advisor.analyzer.scoring import score
 from tarot_advisor.reports.duel import choose_takers
 
@@ -38,3 +40,34 @@ def test_a_game_stopped_taken_and_played_on_plays_as_one(players, contract, stop
     taken = whole.take(rows)
     assert (taken.plays == part.plays).all() and (taken.shown_hi == part.shown_hi).all()
     assert (score(taken).scores == score(part).scores).all()
+
+
+@pytest.mark.parametrize(
+    ("players", "contract", "stop"),
+    [(4, Contract.GARDE, 3), (4, Contract.GARDE_CONTRE, 37), (3, Contract.PRISE, 50)],
+)
+def test_a_game_followed_from_the_public_side_and_dealt_its_hidden_cards_plays_as_the_game(
+    players, contract, stop
+):
+    """A game kept from what everyone sees (no hands, nothing aside: midgame.Shadow), given
+    the cards played, then the true hands and aside, plays on as the real game does."""
+    deals = deal(np.random.default_rng(players), 40, players, reject_petit_sec=True)
+    taker, _ = choose_takers(deals)
+    game = start(deals, taker, contract)
+    shadow = Shadow(game.table, announced_chelem=False)
+    for step in range(stop):
+        play_on(game, GreedyPolicy(), rng=np.random.default_rng(0), until=step + 1)
+        shadow.follow((game.tally.played_lo[step], game.tally.played_hi[step]))
+    by_seat = np.argsort(game.table.seat, axis=0)
+    hands_lo = np.take_along_axis(game.table.hands_lo, by_seat, axis=0)
+    hands_hi = np.take_along_axis(game.table.hands_hi, by_seat, axis=0)
+    aside = game.table.ecart_lo, game.table.ecart_hi
+    if not contract.takes_chien:
+        aside = bb.from_cards(deals.chien)
+    rows = np.array([5, 0, 5, 39])
+    followed = shadow.worlds(rows, hands_lo[:, rows], hands_hi[:, rows], *(a[rows] for a in aside))
+    for finished in (game, followed):
+        play_on(finished, GreedyPolicy(), rng=np.random.default_rng(0))
+    real = game.playout().take(rows)
+    assert (followed.playout().plays == real.plays).all()
+    assert (score(followed.playout()).scores == score(real).scores).all()

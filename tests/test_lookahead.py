@@ -24,6 +24,19 @@ from tarot_advisor.analyzer.worlds import card_set
 from tarot_advisor.reports.duel import choose_takers, playing
 
 
+def lookahead_play(deals, taker, contract, seed, **options):
+    """Both sides played by the lookahead (3 worlds a decision: enough for a test)."""
+    return play(
+        deals,
+        taker,
+        contract,
+        LookaheadPolicy(worlds=3, side="taker"),
+        LookaheadPolicy(worlds=3, side="defence"),
+        rng=np.random.default_rng(seed),
+        **options,
+    )
+
+
 @pytest.mark.parametrize(
     ("players", "contract"),
     [
@@ -36,19 +49,42 @@ from tarot_advisor.reports.duel import choose_takers, playing
 def test_every_card_of_the_lookahead_is_legal_and_scored_as_the_referee_scores(players, contract):
     deals = deal(np.random.default_rng(players), 6, players, reject_petit_sec=True)
     taker, called = choose_takers(deals)
-    playout = play(
-        deals,
-        taker,
-        contract,
-        LookaheadPolicy(worlds=3, side="taker"),
-        LookaheadPolicy(worlds=3, side="defence"),
-        rng=np.random.default_rng(1),
-        called=called,
-    )
+    playout = lookahead_play(deals, taker, contract, seed=1, called=called)
     scores = score(playout)
     for record in records(playout, scores):
         expected = record.pop("result")
         assert replay(record).as_dict()["scores"] == expected["scores"]
+
+
+@pytest.mark.parametrize(
+    ("players", "contract", "announced"),
+    [
+        (4, Contract.GARDE, False),
+        (4, Contract.PRISE, True),
+        (4, Contract.GARDE_CONTRE, False),
+        (3, Contract.GARDE_SANS, False),
+        (3, Contract.GARDE, True),
+    ],
+)
+def test_worlds_set_up_at_the_current_card_play_as_worlds_replayed_from_the_first(
+    players, contract, announced, monkeypatch
+):
+    """With 3 and 4 players a search sets up its worlds from the public state kept card by card
+    (midgame.Shadow); replaying each world from the first card (midgame.replay_play, still used
+    with 5) must lead to the same play, card for card: same chien seen, same écart, same tricks
+    won, same poignées — in the first trick, only those shown so far."""
+    rng = np.random.default_rng(players + 10 * announced)
+    # Seat 1, a defender, holds the trumps 1 to 13: a poignée, shown in the first trick.
+    trumps = parse_cards(" ".join(str(rank) for rank in range(1, 14)))
+    deals = deal(rng, 24, players, known_hands={1: trumps}, reject_petit_sec=True)
+    taker = np.where(np.arange(24) % players == 1, 0, np.arange(24) % players)
+    set_up = lookahead_play(deals, taker, contract, seed=5, announce_chelem=announced)
+    monkeypatch.setattr("tarot_advisor.analyzer.lookahead.Shadow", lambda *args: None)
+    replayed = lookahead_play(deals, taker, contract, seed=5, announce_chelem=announced)
+    assert set_up.shown_hi.any()
+    assert np.array_equal(set_up.played_lo, replayed.played_lo)
+    assert np.array_equal(set_up.played_hi, replayed.played_hi)
+    assert np.array_equal(score(set_up).scores, score(replayed).scores)
 
 
 def test_same_seed_same_play():
