@@ -153,9 +153,8 @@ def _exact(
         group = max(1, TABLE_BUDGET // (int(np.prod(dims)) * (m + 1)))
         for start in range(0, len(alike), group):
             part = alike[start : start + group]
-            on = allowed[part, :m], real[part, :m], room[part]
-            tables = _counting_tables(*on, dims)
-            holder[part, :, :m] = _draw_back(tables, *on, k, rng)
+            tables = _counting_tables(allowed[part, :m], real[part, :m], room[part], dims)
+            holder[part, :, :m] = _draw_back(tables, allowed[part, :m], room[part], k, rng)
     holder = np.take_along_axis(np.repeat(order[:, None, :], k, axis=1), holder, axis=2)
     holder = _share_out(holder, first, kept_room, real, rng)
     holder = np.where(real[:, None, :], holder, -1)  # padding goes to nobody
@@ -315,7 +314,6 @@ def _level_entries(dims: tuple[int, ...], padded: tuple[int, ...]) -> np.ndarray
 def _draw_back(
     tables: np.ndarray,
     allowed: np.ndarray,
-    real: np.ndarray,
     room: np.ndarray,
     k: int,
     rng: np.random.Generator,
@@ -336,8 +334,11 @@ def _draw_back(
     here = np.repeat(np.arange(n_deals)[:, None] * int(np.prod(dims)), k, axis=1)
     here += (room[:, 1:] * step[1:]).sum(axis=1)[:, None]
     may = allowed[:, :, weighed].transpose(1, 2, 0)[:, :, :, None].astype(np.float32)
-    # The holder of the first sum past the draw, or the last holder when none is.
+    # The holder of the first sum past the draw and its entry's move, or, when none is (a
+    # padding card, weighed 0), the last holder and no move. A real card always has one: the
+    # draw is below the total, above 0 from any count left that has worlds.
     first_past = np.append(weighed, h - 1)
+    moved = np.append(step[weighed], 0)
     holder = np.empty((m_max, n_deals, k), np.int64)
     uniform = rng.random((m_max, n_deals, k))  # the same stream as one draw per card
     moves = step[weighed, None, None]
@@ -351,9 +352,9 @@ def _draw_back(
         for q in range(1, len(weighed)):
             weights[q] += weights[q - 1]  # the running sums, one holder after the other
         u = uniform[i] * weights[-1]
-        chosen = first_past[(weights <= u).sum(axis=0)]
-        holder[j] = chosen
-        here -= step[chosen] * real[:, j, None]
+        past = (weights <= u).sum(axis=0)
+        holder[j] = first_past[past]
+        here -= moved[past]
     return holder.transpose(1, 2, 0)
 
 
