@@ -242,7 +242,7 @@ def _counting_tables(
 
     Entries where the explicit holders have more cards than were placed stay 0 (no card ever
     leads there); entries where the implicit holder has more than its room are set to 0."""
-    n_deals, m_max = allowed.shape[:2]
+    n_deals, m_max, h = allowed.shape
     # The extra entry on an axis lets a card be added along it by one shift of all the deals'
     # flattened tables (one run for numpy): an entry at 0 on the axis takes from the extra one
     # before it (the previous deal's, for the first entries of a deal).
@@ -255,8 +255,10 @@ def _counting_tables(
     # 1 or 0, leaves it unchanged too).
     moves = allowed.copy()
     moves[:, :, 0] |= ~real
-    weight = moves.astype(np.float32)
-    every, some = moves.all(axis=0), moves.any(axis=0)  # (M, h)
+    some = moves.any(axis=0)  # (M, h)
+    # The deals where each holder may not take each card, by card then holder.
+    card_holder, barred = np.nonzero(~moves.transpose(1, 2, 0).reshape(-1, n_deals))
+    first_barred = np.searchsorted(card_holder, np.arange(moves[0].size + 1))
     shifted = []  # per explicit holder: its axis, its entries' move per card, its extra entries
     for axis in np.flatnonzero(some.any(axis=0)[1:]) + 1:
         ends = (slice(None),) * axis + (padded[axis - 1] - 1,)
@@ -269,25 +271,23 @@ def _counting_tables(
     by_card, deal = np.nonzero((real & (over > 0)).T)
     zapped += deal[:, None] * flat.shape[2]
     first_zapped = np.searchsorted(by_card, np.arange(m_max + 1))
-    spare = np.empty(flat.shape[1:], np.float32)
     for j in range(m_max):
         previous, table = flat[j], flat[j + 1]
-        # Card j goes to the implicit holder (the counts stay) or to explicit holder e.
-        if every[j, 0]:
+        # Card j goes to the implicit holder (the counts stay) or to explicit holder e. The
+        # deals where the holder may not take it are left as they were (few: a row copy beats
+        # weighing every row by 0 or 1).
+        if some[j, 0]:
             np.copyto(table, previous)
-        elif some[j, 0]:
-            np.multiply(previous, weight[:, j, 0, None], out=table)
+            table[barred[first_barred[j * h] : first_barred[j * h + 1]]] = 0.0
         else:
             table.fill(0.0)
         for axis, stride, ends in shifted:
-            if every[j, axis]:
-                gained = previous.reshape(-1)
-            elif some[j, axis]:
-                gained = np.multiply(previous, weight[:, j, axis, None], out=spare).reshape(-1)
-            else:
-                continue
-            table.reshape(-1)[stride:] += gained[:-stride]
-            tables[j + 1][ends] = 0.0
+            if some[j, axis]:
+                left = barred[first_barred[j * h + axis] : first_barred[j * h + axis + 1]]
+                kept = table[left]
+                table.reshape(-1)[stride:] += previous.reshape(-1)[:-stride]
+                table[left] = kept
+                tables[j + 1][ends] = 0.0
         np.put(table, zapped[first_zapped[j] : first_zapped[j + 1]], 0.0)
         peak = table.max(axis=1)
         table /= np.where(peak > 0, peak, 1.0)[:, None]
