@@ -43,7 +43,8 @@ class Playout:
     ``bouts`` int64; ``petit_au_bout`` int8 (+1 taker's side, −1 defence, 0 none); ``chelem``
     int8 (+1 taker's side won every trick, −1 the defence did, 0 neither); ``poignee_bonus`` int64
     the sum of the poignées shown; ``partner`` int64 (−1 none). Records: ``played_lo``/``_hi``
-    (T·n, N) uint64 every card in play order as one-bit pairs (:attr:`plays` as card ids),
+    (T·n, N) uint64 every card in play order as one-bit pairs (:attr:`plays` as card ids;
+    None where the cards were not recorded, :meth:`InPlay.take`),
     ``leaders`` (N, T) int64, ``chien_lo``/``_hi`` and ``ecart_lo``/``_hi`` (N,) uint64 (the
     écart 0 but in Prise and Garde; :attr:`chien` and :attr:`discard` as card ids),
     ``shown_hi`` (n, N) uint64.
@@ -60,8 +61,8 @@ class Playout:
     petit_au_bout: np.ndarray
     chelem: np.ndarray
     poignee_bonus: np.ndarray
-    played_lo: np.ndarray
-    played_hi: np.ndarray
+    played_lo: np.ndarray | None
+    played_hi: np.ndarray | None
     leaders: np.ndarray
     chien_lo: np.ndarray
     chien_hi: np.ndarray
@@ -120,12 +121,15 @@ class InPlay:
     shown_hi: np.ndarray
     step: int = 0
 
-    def take(self, rows: np.ndarray) -> InPlay:
+    def take(self, rows: np.ndarray, keep_plays: bool = True) -> InPlay:
         """The deals ``rows`` ((R,) int64, repeats allowed) of this game, each at the same step,
-        to be played on apart from it."""
+        to be played on apart from it. Without ``keep_plays``, the copy does not record the
+        cards played (a search's playouts are only scored: the record was a twentieth of their
+        cost), and its playout has no ``played_lo``/``played_hi``."""
+        plays = () if keep_plays else ("played_lo", "played_hi")
         return InPlay(
             table=take_deals(self.table, rows),
-            tally=take_deals(self.tally, rows),
+            tally=take_deals(self.tally, rows, drop=plays),
             taker=self.taker[rows],
             partner=self.partner[rows],
             called=None if self.called is None else self.called[rows],
@@ -385,8 +389,10 @@ class _Tally:
         self.played_hi = np.zeros((n_tricks * players, n_deals), U64)
 
     def record(self, index: int, card: Candidate) -> None:
-        """The ``index``-th card of the deal (counted from 0) is ``card``."""
-        self.played_lo[index], self.played_hi[index] = card
+        """The ``index``-th card of the deal (counted from 0) is ``card`` (unless the cards are
+        not recorded: :meth:`InPlay.take`)."""
+        if self.played_lo is not None:
+            self.played_lo[index], self.played_hi[index] = card
 
     def close_trick(self, table: Table, last: bool) -> np.ndarray:
         """Give the complete trick to its winner's side and return the winner's position (N,)."""

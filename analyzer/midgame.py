@@ -131,7 +131,7 @@ class Shadow:
         """The deals ``rows`` ((R,) int64, repeats allowed) at the current card, each with the
         hidden cards of a world: the hands now ((n, R) uint64 pairs, rows by seat) and the
         cards out of play ((R,) pairs, the écart in Prise and Garde, else the chien)."""
-        game = self.game.take(rows)
+        game = self.game.take(rows, keep_plays=False)
         game.deal_hidden(hands_lo, hands_hi, aside_lo, aside_hi)
         return game
 
@@ -229,7 +229,7 @@ def replay_play(
         play_on(game, _Replay(prefix, candidate, policy, n), rng=rng)
         return game.playout()
     play_on(game, _Replay(prefix, None, policy, n), rng=rng, until=len(prefix[0]))
-    return play_candidates(game.take(replay.fan_out), candidate, rng, policy)
+    return play_candidates(game.take(replay.fan_out, keep_plays=False), candidate, rng, policy)
 
 
 def position_replay(position: Position, lo: np.ndarray, hi: np.ndarray) -> Replay:

@@ -242,13 +242,15 @@ class Table:
         self.position += 1
 
 
-def take_deals(state: _State, rows: np.ndarray) -> _State:
+def take_deals(state: _State, rows: np.ndarray, drop: tuple[str, ...] = ()) -> _State:
     """A copy of ``state`` — a :class:`Table`, its :class:`PublicKnowledge`, or any object whose
     arrays all have the deals along their last axis — holding the deals ``rows`` ((R,) int64,
-    repeats allowed) in that order."""
+    repeats allowed) in that order; the arrays named in ``drop`` are left out (None)."""
     taken = copy.copy(state)
     for name, value in vars(state).items():
-        if isinstance(value, np.ndarray):
+        if name in drop:
+            setattr(taken, name, None)
+        elif isinstance(value, np.ndarray):
             setattr(taken, name, value[..., rows])
         elif isinstance(value, PublicKnowledge):
             setattr(taken, name, take_deals(value, rows))
