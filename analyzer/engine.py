@@ -29,7 +29,15 @@ from . import vector_rules
 from .bitboard import U64, ZERO
 from .deal import Deals, DealSets
 from .ecart import GreedyEcart
-from .game import Contract, chien_size, hand_size
+from .game import (
+    CHIEN_TO_TAKER,
+    TAKES_CHIEN,
+    Contract,
+    chien_size,
+    contract_codes,
+    hand_size,
+    single_contract,
+)
 from .knowledge import PublicKnowledge
 from .poignee import GreedyPoignee
 from .table import Candidate, EcartPolicy, PoigneePolicy, Policy, Table, Turn, take_deals
@@ -39,7 +47,8 @@ from .table import Candidate, EcartPolicy, PoigneePolicy, Policy, Table, Turn, t
 class Playout:
     """The outcome of N deals played to the end, and what is needed to write their records.
 
-    Scoring inputs (all (N,)): ``taker_points2`` int64 doubled points of the taker's side;
+    Scoring inputs (all (N,)): ``contracts`` int8 codes (:attr:`~.game.Contract.code`);
+    ``taker_points2`` int64 doubled points of the taker's side;
     ``bouts`` int64; ``petit_au_bout`` int8 (+1 taker's side, −1 defence, 0 none); ``chelem``
     int8 (+1 taker's side won every trick, −1 the defence did, 0 neither); ``poignee_bonus`` int64
     the sum of the poignées shown; ``partner`` int64 (−1 none). Records: ``played_lo``/``_hi``
@@ -51,7 +60,7 @@ class Playout:
     """
 
     players: int
-    contract: Contract
+    contracts: np.ndarray
     taker: np.ndarray
     partner: np.ndarray
     called: np.ndarray | None
@@ -72,6 +81,11 @@ class Playout:
 
     def __len__(self) -> int:
         return len(self.taker)
+
+    @property
+    def contract(self) -> Contract:
+        """The contract the deals were played under (they must share one: :meth:`take` some)."""
+        return single_contract(self.contracts)
 
     @property
     def chien(self) -> np.ndarray:
@@ -154,18 +168,19 @@ class InPlay:
             self.shown_hi = table.shown_hi = table.shown_by_now()
             table.any_shown = bool(table.shown_hi.any())
         self.put_aside(aside_lo, aside_hi)
-        if not table.contract.takes_chien:
-            self.chien_lo, self.chien_hi = aside_lo, aside_hi
+        takes = table.takes_chien
+        self.chien_lo = bb.select(takes, table.public.chien_lo, aside_lo)
+        self.chien_hi = bb.select(takes, table.public.chien_hi, aside_hi)
 
     def put_aside(self, lo: np.ndarray, hi: np.ndarray) -> None:
         """The cards out of play, (N,) uint64 sets: the écart in Prise and Garde (the taker's,
         counting for his side), else the chien (for the taker's side in Garde Sans, the
         defence's in Garde Contre)."""
-        contract, tally = self.table.contract, self.tally
-        if contract.takes_chien:
-            self.table.ecart_lo, self.table.ecart_hi = lo, hi
-        if contract.takes_chien or contract.chien_to_taker:
-            tally.aside_lo, tally.aside_hi = lo, hi
+        table, tally = self.table, self.tally
+        takes = table.takes_chien
+        table.ecart_lo, table.ecart_hi = bb.keep_pair(takes, lo, hi)
+        counts = takes | CHIEN_TO_TAKER[table.contracts]
+        tally.aside_lo, tally.aside_hi = bb.keep_pair(counts, lo, hi)
 
     def playout(self) -> Playout:
         """The outcome, once every card is played."""
@@ -175,7 +190,7 @@ class InPlay:
         ).astype(np.int8)
         return Playout(
             players=table.players,
-            contract=table.contract,
+            contracts=table.contracts,
             taker=self.taker,
             partner=self.partner,
             called=self.called,
@@ -222,7 +237,7 @@ def play(
 def start(
     deals: Deals | DealSets,
     taker: np.ndarray | int,
-    contract: Contract,
+    contract: Contract | np.ndarray,
     *,
     called: np.ndarray | int | None = None,
     ecart_policy: EcartPolicy | None = None,
@@ -234,7 +249,9 @@ def start(
     """The deals seated at the table before the first card: the chien taken and the écart made,
     the poignées chosen, the first leader to play.
 
-    ``taker``: the taker's seat, one for all deals or (N,) int. ``called``: the called card id
+    ``taker``: the taker's seat, one for all deals or (N,) int. ``contract``: one for all deals,
+    or (N,) int8 codes (:attr:`~.game.Contract.code`): one run for deals under different
+    contracts costs less than a run for each when a side searches. ``called``: the called card id
     (5 players; one for all deals or (N,)). ``ecart_policy`` (default :class:`ecart.GreedyEcart`)
     chooses the écart for Prise and Garde, ``poignee_policy`` (default
     :class:`poignee.GreedyPoignee`) the trumps a poignée shows. The poignée flags say whether
@@ -254,15 +271,20 @@ def start(
     taker_side[taker, rows] = True
     taker_side[np.maximum(partner, 0), rows] |= partner >= 0
 
-    aside_lo, aside_hi = chien_lo, chien_hi
-    if contract.takes_chien:
-        hands_lo[taker, rows] |= chien_lo
-        hands_hi[taker, rows] |= chien_hi
-        aside_lo, aside_hi = (ecart_policy or GreedyEcart()).choose(
-            hands_lo[taker, rows], hands_hi[taker, rows], chien_size(players)
+    codes = contract_codes(contract, n_deals)
+    takes = TAKES_CHIEN[codes]
+    aside_lo, aside_hi = chien_lo.copy(), chien_hi.copy()
+    taking = np.flatnonzero(takes)  # the écart policy sees these deals only, in this order
+    if taking.size:
+        at = taker[taking], taking
+        hands_lo[at] |= chien_lo[taking]
+        hands_hi[at] |= chien_hi[taking]
+        ecart_lo, ecart_hi = (ecart_policy or GreedyEcart()).choose(
+            hands_lo[at], hands_hi[at], chien_size(players)
         )
-        hands_lo[taker, rows] ^= aside_lo
-        hands_hi[taker, rows] ^= aside_hi
+        hands_lo[at] ^= ecart_lo
+        hands_hi[at] ^= ecart_hi
+        aside_lo[taking], aside_hi[taking] = ecart_lo, ecart_hi
 
     shows = np.full((players, n_deals), others_poignees)
     shows[taker, rows] = taker_poignee
@@ -270,7 +292,7 @@ def start(
     seats = np.repeat(np.arange(players)[:, None], n_deals, axis=1)
     table = Table(
         players=players,
-        contract=contract,
+        contracts=codes,
         n_tricks=hand_size(players),
         seat=seats,
         hands_lo=hands_lo,
@@ -285,9 +307,9 @@ def start(
         ecart_hi=np.zeros(n_deals, U64),
         public=PublicKnowledge(
             is_taker=seats == taker,
-            chien_lo=bb.keep(contract.takes_chien, chien_lo),
-            chien_hi=bb.keep(contract.takes_chien, chien_hi),
-            ecart_shown_hi=bb.keep(contract.takes_chien, aside_hi & bb.TRUMPS_HI),
+            chien_lo=bb.keep(takes, chien_lo),
+            chien_hi=bb.keep(takes, chien_hi),
+            ecart_shown_hi=bb.keep(takes, aside_hi & bb.TRUMPS_HI),
         ),
     )
     table.turn_to(taker.copy() if announce_chelem else np.zeros(n_deals, np.int64))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import enum
 
+import numpy as np
+
 PLAYER_COUNTS = (3, 4, 5)
 
 _HAND_SIZE = {3: 24, 4: 18, 5: 15}
@@ -98,6 +100,11 @@ class Contract(enum.Enum):
     def label(self) -> str:
         return _LABELS[self]
 
+    @property
+    def code(self) -> int:
+        """The contract's index in :data:`CONTRACTS`: how arrays of deals name it (int8)."""
+        return CONTRACTS.index(self)
+
     @classmethod
     def parse(cls, text: str) -> Contract:
         """A contract from its JSON name, its French name or a common abbreviation."""
@@ -131,6 +138,30 @@ _ALIASES = {
     "garde_sans_le_chien": "garde_sans",
     "garde_contre_le_chien": "garde_contre",
 }
+
+CONTRACTS = tuple(Contract)
+"""The contracts by :attr:`Contract.code`."""
+TAKES_CHIEN = np.array([c.takes_chien for c in CONTRACTS])
+"""(4,) bool :attr:`Contract.takes_chien` by code."""
+CHIEN_TO_TAKER = np.array([c.chien_to_taker for c in CONTRACTS])
+"""(4,) bool :attr:`Contract.chien_to_taker` by code."""
+MULTIPLIERS = np.array([c.multiplier for c in CONTRACTS])
+"""(4,) int64 :attr:`Contract.multiplier` by code."""
+
+
+def contract_codes(contract: Contract | np.ndarray, n_deals: int) -> np.ndarray:
+    """(N,) int8 codes of ``contract``: one for every deal, or already (N,) codes."""
+    if isinstance(contract, Contract):
+        return np.full(n_deals, contract.code, np.int8)
+    return np.asarray(contract, np.int8)
+
+
+def single_contract(codes: np.ndarray) -> Contract:
+    """The contract of deals that all share one (``codes`` (N,) int8, N > 0)."""
+    if (codes != codes[0]).any():
+        raise ValueError("these deals are played under several contracts")
+    return CONTRACTS[int(codes[0])]
+
 
 BIDS = ("pass", *(c.value for c in Contract))
 """Bid names, weakest first, as printed and in JSON."""

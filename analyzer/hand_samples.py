@@ -31,7 +31,7 @@ from .engine import Playout, play
 from .game import Contract, Side, chien_size
 from .greedy import GreedyPolicy
 from .hand import HandError
-from .paired import may_show, pair_of, play_pair
+from .paired import may_show, pair_of, play_pairs
 from .policies import policy_named
 from .scoring import PAIRS, Scores, records, score, taker_total
 from .table import Policy
@@ -191,21 +191,19 @@ def chunk(
     policy, defence = sides.policies()
     samples: dict[Choice, ContractSamples] = {}
     dumped: list[dict] = []
-    # Every call in one engine run per pair (the samples once per call, one after the other):
-    # a run costs about as much for a few deals as for many when a side searches.
+    # Every call and both pairs in one engine run (the samples once per call and pair, one
+    # after the other): a run costs about as much for a few deals as for many when a side
+    # searches.
     every = len(calls)
-    pairs = {
-        first: play_pair(
-            Deals(players, np.tile(deals.cards, (every, 1))),
-            np.tile(taker, every),
-            first,
-            policy,
-            rng=rng,
-            called=None if calls == (None,) else np.repeat(np.array(calls, np.int64), n),
-            defence_policy=defence,
-        )
-        for first, _ in PAIRS
-    }
+    pairs = play_pairs(
+        Deals(players, np.tile(deals.cards, (every, 1))),
+        np.tile(taker, every),
+        tuple(first for first, _ in PAIRS),
+        policy,
+        rng=rng,
+        called=None if calls == (None,) else np.repeat(np.array(calls, np.int64), n),
+        defence_policy=defence,
+    )
     for index, called in enumerate(calls):
         for first, _ in PAIRS:
             pair = pairs[first].part(index * n, (index + 1) * n)

@@ -26,7 +26,7 @@ from .bitboard import U64, ZERO
 from .game import chien_size
 from .greedy import GreedyPolicy
 from .midgame import Replay, Shadow, play_candidates, replay_play
-from .scoring import score
+from .scoring import per_defender_as_played
 from .table import Candidate, Policy, Table, Turn
 from .worlds import Constraints, NoWorldError, sample
 
@@ -166,7 +166,8 @@ class LookaheadPolicy:
         world = world[played]  # (R,) each playout's world, deal by deal
         if self._shadow is None:
             replay = self._replay(table, idx, lo, hi, world)
-            playout = replay_play(table.contract, replay, candidate, rng, self.rollout)
+            codes = np.repeat(table.contracts[idx], k)  # a row per world
+            playout = replay_play(codes, replay, candidate, rng, self.rollout)
         else:
             n = table.players
             world_lo, world_hi = lo.reshape(-1, n + 1)[world], hi.reshape(-1, n + 1)[world]
@@ -179,7 +180,7 @@ class LookaheadPolicy:
             )
             playout = play_candidates(game, candidate, rng, self.rollout)
         taker_side = np.zeros(shape)  # the invalid columns stay 0: best_candidates skips them
-        taker_side.reshape(-1)[played] = score(playout).per_defender
+        taker_side.reshape(-1)[played] = per_defender_as_played(playout)
         per_world = np.where(turn.on_taker_side[idx, None, None], taker_side, -taker_side)
         is_greedy = (candidates_lo == greedy[0][:, None]) & (candidates_hi == greedy[1][:, None])
         best = best_candidates(per_world, valid, is_greedy, self.margin)
@@ -301,17 +302,15 @@ def _constraints(turn: Turn, idx: np.ndarray, likely: bool = True) -> Constraint
     may_hi[:, :n] = bb.select(mine, hand_hi[:, None], by_seat(know.may_hold_hi).T)
     must_lo[:, :n] = bb.select(mine, hand_lo[:, None], by_seat(know.holds_lo).T)
     must_hi[:, :n] = bb.select(mine, hand_hi[:, None], by_seat(know.holds_hi).T)
-    if table.contract.takes_chien:
-        # The écart: the taker's own is known; others know it holds no king and no bout, and
-        # trumps only when shown (rules.md §3).
-        shown_hi = table.public.ecart_shown_hi[idx]
-        ecart_lo, ecart_hi = table.ecart_lo[idx], table.ecart_hi[idx]
-        may_lo[:, n] = bb.select(taker, ecart_lo, unseen_lo & ~bb.KINGS_LO)
-        may_hi[:, n] = bb.select(taker, ecart_hi, shown_hi)
-        must_lo[:, n] = bb.keep(taker, ecart_lo)
-        must_hi[:, n] = bb.select(taker, ecart_hi, shown_hi)
-    else:
-        may_lo[:, n], may_hi[:, n] = unseen_lo, unseen_hi
+    # The aside: in Prise and Garde the écart, the taker's own known; others know it holds no
+    # king and no bout, and trumps only when shown (rules.md §3). Else the chien: any unseen.
+    takes = table.takes_chien[idx]
+    shown_hi = table.public.ecart_shown_hi[idx]
+    ecart_lo, ecart_hi = table.ecart_lo[idx], table.ecart_hi[idx]
+    may_lo[:, n] = bb.select(takes, bb.select(taker, ecart_lo, unseen_lo & ~bb.KINGS_LO), unseen_lo)
+    may_hi[:, n] = bb.select(takes, bb.select(taker, ecart_hi, shown_hi), unseen_hi)
+    must_lo[:, n] = bb.keep(takes & taker, ecart_lo)
+    must_hi[:, n] = bb.keep(takes, bb.select(taker, ecart_hi, shown_hi))
     if likely and n == 5:
         rows, taker_seat = np.arange(batch), by_seat(table.is_taker).argmax(axis=0)
         may_lo[rows, taker_seat] &= ~(table.called_lo[idx] & ~must_lo[rows, taker_seat])

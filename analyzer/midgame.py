@@ -27,7 +27,7 @@ from .bitboard import U64
 from .deal import DealSets
 from .ecart_advice import FixedEcart
 from .engine import InPlay, Playout, follow, play_on, start
-from .game import Contract
+from .game import TAKES_CHIEN, Contract, contract_codes
 from .greedy import GreedyPolicy
 from .position import Position, no_petit_sec
 from .position import constraints as position_constraints
@@ -197,7 +197,7 @@ class Replay:
 
 
 def replay_play(
-    contract: Contract,
+    contract: Contract | np.ndarray,
     replay: Replay,
     candidate: Candidate | None,
     rng: np.random.Generator,
@@ -205,22 +205,24 @@ def replay_play(
 ) -> Playout:
     """Play every row of ``replay`` (every one of ``replay.fan_out`` when given): the recorded
     cards, then the row's ``candidate`` card (a one-bit pair per row; None: the policy chooses),
-    then ``policy`` (default: the greedy) for every seat to the end."""
+    then ``policy`` (default: the greedy) for every seat to the end. ``contract``: one for
+    every row, or (R,) int8 codes."""
     policy = policy or GreedyPolicy()
-    n = replay.hands_lo.shape[1]
+    rows, n = replay.hands_lo.shape
+    codes = contract_codes(contract, rows)
     hands_lo, hands_hi = replay.hands_lo.T.copy(), replay.hands_hi.T.copy()
-    chien_lo, chien_hi = replay.aside_lo, replay.aside_hi
-    if contract.takes_chien:
-        taker = replay.taker, np.arange(len(replay.taker))
-        hands_lo[taker] = (hands_lo[taker] | replay.aside_lo) & ~replay.chien_lo
-        hands_hi[taker] = (hands_hi[taker] | replay.aside_hi) & ~replay.chien_hi
-        chien_lo, chien_hi = replay.chien_lo, replay.chien_hi
+    taking = np.flatnonzero(TAKES_CHIEN[codes])
+    at = replay.taker[taking], taking
+    hands_lo[at] = (hands_lo[at] | replay.aside_lo[taking]) & ~replay.chien_lo[taking]
+    hands_hi[at] = (hands_hi[at] | replay.aside_hi[taking]) & ~replay.chien_hi[taking]
+    chien_lo, chien_hi = replay.aside_lo.copy(), replay.aside_hi.copy()
+    chien_lo[taking], chien_hi[taking] = replay.chien_lo[taking], replay.chien_hi[taking]
     game = start(
         DealSets(n, hands_lo, hands_hi, chien_lo, chien_hi),
         replay.taker,
-        contract,
+        codes,
         called=replay.called,
-        ecart_policy=FixedEcart(replay.aside_lo, replay.aside_hi),
+        ecart_policy=FixedEcart(replay.aside_lo[taking], replay.aside_hi[taking]),
         poignee_policy=_ShownPoignees(replay.shown_hi),
         announce_chelem=replay.announce_chelem,
     )

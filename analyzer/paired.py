@@ -119,40 +119,77 @@ def play_pair(
     called: np.ndarray | int | None,
     defence_policy=None,
 ) -> PairPlay:
-    """Play ``deals`` under ``contract``'s pair (the poignée hidden, the chelem not announced),
-    and the deals where the taker may show a poignée (:func:`taker_may_show`) again with it
-    shown.
+    """Play ``deals`` under ``contract``'s pair: :func:`play_pairs` for one pair."""
+    first = pair_of(contract)[0]
+    pairs = play_pairs(
+        deals, taker, (first,), policy, rng=rng, called=called, defence_policy=defence_policy
+    )
+    return pairs[first]
+
+
+def play_pairs(
+    deals: Deals,
+    taker: np.ndarray,
+    firsts: tuple[Contract, ...],
+    policy,
+    *,
+    rng: np.random.Generator,
+    called: np.ndarray | int | None,
+    defence_policy=None,
+) -> dict[Contract, PairPlay]:
+    """Play ``deals`` under the pair of each of ``firsts`` (the first contract of each, as in
+    :data:`scoring.PAIRS`; the poignée hidden, the chelem not announced), and the deals where
+    the taker may show a poignée (:func:`taker_may_show`) again with it shown.
 
     ``taker``: (N,) int64 seats; ``called``: the called card (5 players), one or (N,).
     ``policy`` plays for the taker's side, ``defence_policy`` (default: the same) for the
     defence.
 
-    Both are one engine run: the deals whose taker holds enough trumps and Excuse with the
-    chien's (before the écart, so a few more than will show) are played a second time in the
-    same run, shown. An engine run costs about as much for 3 deals as for 250 when a side
-    searches (:mod:`lookahead`), so a run of its own for the few shown was a quarter of a
-    pair's cost.
+    All are one engine run (a contract per deal, :func:`engine.start`): every pair's deals,
+    and those whose taker holds enough trumps and Excuse with the chien's (before the écart, so
+    a few more than will show) a second time, shown. When a side searches (:mod:`lookahead`),
+    an engine run costs about as much for 3 deals as for 250, and one run of 500 deals is 0.8
+    of two runs of 250.
     """
-    first = pair_of(contract)[0]
     n = len(deals)
-    held = deals.hands[np.arange(n), taker]
-    if first.takes_chien:
-        held = np.concatenate([held, deals.chien], axis=1)
-    again = np.flatnonzero(may_show(held, deals.players))  # played a second time, shown
-    if again.size:
-        deals = Deals(deals.players, np.concatenate([deals.cards, deals.cards[again]]))
-        taker = np.concatenate([taker, taker[again]])
-        if isinstance(called, np.ndarray):
-            called = np.concatenate([called, called[again]])
-    shows = np.arange(len(deals)) >= n
-    both = play(
-        deals, taker, first, policy, defence_policy, rng=rng, called=called, taker_poignee=shows
+    rows, codes, shows, agains = [], [], [], []
+    for first in firsts:
+        held = deals.hands[np.arange(n), taker]
+        if first.takes_chien:
+            held = np.concatenate([held, deals.chien], axis=1)
+        again = np.flatnonzero(may_show(held, deals.players))  # played a second time, shown
+        rows.append(np.concatenate([np.arange(n), again]))
+        codes.append(np.full(n + len(again), first.code, np.int8))
+        shows.append(np.arange(n + len(again)) >= n)
+        agains.append(again)
+    every = np.concatenate(rows)
+    played = play(
+        Deals(deals.players, deals.cards[every]),
+        taker[every],
+        np.concatenate(codes),
+        policy,
+        defence_policy,
+        rng=rng,
+        called=called[every] if isinstance(called, np.ndarray) else called,
+        taker_poignee=np.concatenate(shows),
     )
+    out, start = {}, 0
+    for first, again in zip(firsts, agains, strict=True):
+        size = n + len(again)
+        both = played if size == len(played) else played.take(np.arange(start, start + size))
+        out[first] = _pair(both, first, n, again)
+        start += size
+    return out
+
+
+def _pair(both: Playout, first: Contract, n: int, again: np.ndarray) -> PairPlay:
+    """The :class:`PairPlay` of ``first``'s pair from its playout: the N deals hidden, then
+    ``again`` (M,) int64 of them shown."""
     hidden = both.take(np.arange(n)) if again.size else both
-    hidden_scores = {c: score(hidden, c) for c in pair_of(contract)}
+    hidden_scores = {c: score(hidden, c) for c in pair_of(first)}
     showed = taker_may_show(hidden)[again]
     if not showed.any():
         return PairPlay(hidden, hidden_scores)
     shown = both.take(n + np.flatnonzero(showed))
-    shown_scores = {c: score(shown, c) for c in pair_of(contract)}
+    shown_scores = {c: score(shown, c) for c in pair_of(first)}
     return PairPlay(hidden, hidden_scores, again[showed], shown, shown_scores)

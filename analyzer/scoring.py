@@ -14,7 +14,7 @@ import numpy as np
 from . import bitboard as bb
 from . import vector_rules
 from .engine import Playout
-from .game import Contract, Side
+from .game import MULTIPLIERS, Contract, Side
 from .outcome import Outcome
 from .record import make_record
 from .rules import poignee_bonus
@@ -58,6 +58,26 @@ def _same_play(played: Contract, contract: Contract) -> bool:
     return played.takes_chien == contract.takes_chien
 
 
+def per_defender_as_played(playout: Playout) -> np.ndarray:
+    """(N,) int64 S of every deal under the contract it was played under: deals played under
+    different contracts in one run (:func:`engine.start`) together."""
+    multiplier = MULTIPLIERS[playout.contracts]
+    return _per_defender(playout, playout.taker_points2, playout.bouts, multiplier)[3]
+
+
+def _per_defender(
+    playout: Playout, points2: np.ndarray, bouts: np.ndarray, multiplier: int | np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """Made (bool), the difference, the chelem's part and S ((N,) int64) of ``playout`` with
+    these doubled points and bouts for the taker's side, and this multiplier (one, or (N,))."""
+    made, difference = vector_rules.contract_result(points2, bouts)
+    chelem_bonus = vector_rules.chelem_bonus(playout.chelem, playout.announced_chelem)
+    per_defender = vector_rules.per_defender_score(
+        multiplier, made, difference, playout.petit_au_bout, playout.poignee_bonus, chelem_bonus
+    )
+    return made, difference, chelem_bonus, per_defender
+
+
 def score(playout: Playout, contract: Contract | None = None) -> Scores:
     """Score every deal of ``playout`` under ``contract`` (default: the contract it was played
     under; else the other contract of the same pair, Prise/Garde or Garde Sans/Garde Contre)."""
@@ -72,15 +92,8 @@ def score(playout: Playout, contract: Contract | None = None) -> Scores:
         points2 += sign * bb.points2(chien_lo, chien_hi)
         bouts += sign * bb.popcount(chien_hi & bb.BOUTS_HI)
 
-    made, difference = vector_rules.contract_result(points2, bouts)
-    chelem_bonus = vector_rules.chelem_bonus(playout.chelem, playout.announced_chelem)
-    per_defender = vector_rules.per_defender_score(
-        contract.multiplier,
-        made,
-        difference,
-        playout.petit_au_bout,
-        playout.poignee_bonus,
-        chelem_bonus,
+    made, difference, chelem_bonus, per_defender = _per_defender(
+        playout, points2, bouts, contract.multiplier
     )
     scores = vector_rules.seat_scores(playout.players, playout.taker, per_defender, playout.partner)
     return Scores(

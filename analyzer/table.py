@@ -19,7 +19,7 @@ import numpy as np
 from . import bitboard as bb
 from . import vector_rules
 from .bitboard import U64, ZERO
-from .game import Contract
+from .game import TAKES_CHIEN, Contract, single_contract
 from .knowledge import PublicKnowledge, lead_bit
 from .vector_rules import NO_SUIT
 
@@ -42,7 +42,7 @@ class Table:
     """
 
     players: int
-    contract: Contract
+    contracts: np.ndarray  # (N,) int8 each deal's contract (Contract.code)
     n_tricks: int
     seat: np.ndarray  # (n, N) int64 the seat at each position
     hands_lo: np.ndarray  # (n, N) uint64
@@ -98,6 +98,16 @@ class Table:
     @property
     def n_deals(self) -> int:
         return self.seat.shape[1]
+
+    @property
+    def contract(self) -> Contract:
+        """The contract of the deals, when they share one (else ValueError)."""
+        return single_contract(self.contracts)
+
+    @property
+    def takes_chien(self) -> np.ndarray:
+        """(N,) bool: the deal's contract is Prise or Garde (the chien shown and taken)."""
+        return TAKES_CHIEN[self.contracts]
 
     @property
     def columns(self) -> np.ndarray:

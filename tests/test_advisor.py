@@ -13,7 +13,7 @@ from tarot_advisor.analyzer.deal import Deals, complete
 from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.greedy import GreedyPolicy
-from tarot_advisor.analyzer.paired import play_pair
+from tarot_advisor.analyzer.paired import play_pair, play_pairs
 from tarot_advisor.analyzer.record import load_records, replay
 from tarot_advisor.cli.advise import main as advise
 
@@ -96,6 +96,23 @@ def test_the_shown_replay_shares_the_hidden_play_s_engine_run_and_plays_the_same
     shown = play(again, taker[pair.rows], Contract.PRISE, GreedyPolicy(), rng=rng)
     assert np.array_equal(pair.shown.played_hi, shown.played_hi)
     assert np.array_equal(pair.shown.shown_hi, shown.shown_hi)
+
+
+def test_both_pairs_in_one_engine_run_play_as_each_pair_in_its_own():
+    # A contract per deal: Prise (the chien taken, an écart made, a poignée shown where the
+    # chien allows one) beside Garde Sans (the chien unseen) in one run, card for card as apart.
+    deals, taker = deals_around_seven_trumps_and_the_excuse(150, np.random.default_rng(3))
+    firsts = (Contract.PRISE, Contract.GARDE_SANS)
+    greedy, rng = GreedyPolicy(), np.random.default_rng
+    both = play_pairs(deals, taker, firsts, greedy, rng=rng(1), called=None)
+    for first in firsts:
+        alone = play_pair(deals, taker, first, greedy, rng=rng(1), called=None)
+        assert np.array_equal(both[first].hidden.played_lo, alone.hidden.played_lo)
+        assert np.array_equal(both[first].hidden.discard, alone.hidden.discard)
+        for contract, scores in alone.hidden_scores.items():
+            assert np.array_equal(both[first].hidden_scores[contract].scores, scores.scores)
+            assert np.array_equal(both[first].shown_score(contract), alone.shown_score(contract))
+    assert both[Contract.PRISE].rows is not None and both[Contract.GARDE_SANS].rows is None
 
 
 def test_same_seed_same_numbers_whatever_the_jobs():

@@ -10,7 +10,7 @@ from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cards import parse_cards
 from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.engine import play
-from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.game import CONTRACTS, Contract
 from tarot_advisor.analyzer.greedy import GreedyPolicy
 from tarot_advisor.analyzer.lookahead import (
     LookaheadPolicy,
@@ -54,6 +54,23 @@ def test_every_card_of_the_lookahead_is_legal_and_scored_as_the_referee_scores(p
     for record in records(playout, scores):
         expected = record.pop("result")
         assert replay(record).as_dict()["scores"] == expected["scores"]
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_deals_under_different_contracts_in_one_run_are_searched_each_under_its_own(players):
+    # Garde Contre, Garde Sans, Prise and Garde side by side: each search knows, deal by deal,
+    # whether the chien was shown and what the écart may hold (with 5 players its worlds are
+    # replayed under each deal's contract).
+    deals = deal(np.random.default_rng(players), 8, players, reject_petit_sec=True)
+    taker, called = choose_takers(deals)
+    codes = np.arange(8, dtype=np.int8) % 4
+    playout = lookahead_play(deals, taker, codes, seed=2, called=called)
+    for code in range(4):
+        part = playout.take(np.flatnonzero(codes == code))
+        assert part.contract is CONTRACTS[code]
+        for record in records(part, score(part)):
+            expected = record.pop("result")
+            assert replay(record).as_dict()["scores"] == expected["scores"]
 
 
 @pytest.mark.parametrize(

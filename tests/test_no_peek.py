@@ -52,7 +52,7 @@ def redeal(turn: Turn, rng: np.random.Generator) -> tuple[Turn, np.ndarray]:
     table = turn.table
     k, n, n_deals = turn.position, table.players, table.n_deals
     public = table.public
-    hidden_ecart = table.contract.takes_chien & ~turn.is_taker
+    hidden_ecart = table.takes_chien & ~turn.is_taker
     # Places: the other players' rows, then the écart. What stays put in each: the cards
     # everyone knows are there (poignées seen, the chien's sure cards, the écart's trumps).
     hands = members(table.hands_lo, table.hands_hi)  # (n, N, 78)
