@@ -129,7 +129,6 @@ class InPlay:
     taker: np.ndarray
     partner: np.ndarray
     called: np.ndarray | None
-    announced_chelem: bool
     chien_lo: np.ndarray
     chien_hi: np.ndarray
     shown_hi: np.ndarray
@@ -147,7 +146,6 @@ class InPlay:
             taker=self.taker[rows],
             partner=self.partner[rows],
             called=None if self.called is None else self.called[rows],
-            announced_chelem=self.announced_chelem,
             chien_lo=self.chien_lo[rows],
             chien_hi=self.chien_hi[rows],
             shown_hi=self.shown_hi[:, rows],
@@ -194,7 +192,7 @@ class InPlay:
             taker=self.taker,
             partner=self.partner,
             called=self.called,
-            announced_chelem=self.announced_chelem,
+            announced_chelem=table.announced_chelem,
             taker_points2=bb.points2(tally.won_lo | tally.aside_lo, tally.won_hi | tally.aside_hi)
             + tally.exchange2,
             bouts=bb.popcount((tally.won_hi | tally.aside_hi) & bb.BOUTS_HI),
@@ -311,6 +309,7 @@ def start(
             chien_hi=bb.keep(takes, chien_hi),
             ecart_shown_hi=bb.keep(takes, aside_hi & bb.TRUMPS_HI),
         ),
+        announced_chelem=announce_chelem,
     )
     table.turn_to(taker.copy() if announce_chelem else np.zeros(n_deals, np.int64))
     game = InPlay(
@@ -319,7 +318,6 @@ def start(
         taker=taker,
         partner=partner,
         called=called_cards,
-        announced_chelem=announce_chelem,
         chien_lo=chien_lo,
         chien_hi=chien_hi,
         shown_hi=shown_hi,
@@ -328,7 +326,7 @@ def start(
     return game
 
 
-def follow(table: Table, announced_chelem: bool) -> InPlay:
+def follow(table: Table) -> InPlay:
     """A game of the deals of ``table``, before their first card, as everyone at the table sees
     them: no hands, nothing aside. Played on with the cards the table plays (by a policy that
     is given them), it keeps the deals' public state, from which a search sets up its worlds
@@ -346,7 +344,6 @@ def follow(table: Table, announced_chelem: bool) -> InPlay:
         taker=table.taker_seat.copy(),
         partner=table.partner_seat.copy(),
         called=None,
-        announced_chelem=announced_chelem,
         chien_lo=table.public.chien_lo.copy(),
         chien_hi=table.public.chien_hi.copy(),
         shown_hi=table.shown_hi.copy(),

@@ -122,9 +122,7 @@ class LookaheadPolicy:
             self._table = table
             self._cards: list[Candidate] = []
             self._seats: list[np.ndarray] = []
-            self._first_leader = table.seat[0].copy()
-            announced = bool((self._first_leader != 0).any())
-            self._shadow = Shadow(table, announced) if table.players != 5 else None
+            self._shadow = Shadow(table) if table.players != 5 else None
         else:
             card = table.played_lo ^ self._seen_lo, table.played_hi ^ self._seen_hi
             self._cards.append(card)
@@ -226,7 +224,7 @@ class LookaheadPolicy:
             called=called,
             shown_hi=shown[repeat],
             prefix=(prefix_lo[:, repeat], prefix_hi[:, repeat]),
-            announce_chelem=bool((self._first_leader != 0).any()),
+            announce_chelem=table.announced_chelem,
             fan_out=fan_out,
         )
 

@@ -112,9 +112,9 @@ class Shadow:
     instead of replaying each world from the first card (:func:`replay_play`), which cost a
     tenth of a four-player search. Only with 3 and 4 players (:func:`engine.follow`)."""
 
-    def __init__(self, table: Table, announced_chelem: bool) -> None:
+    def __init__(self, table: Table) -> None:
         """``table`` before its first card."""
-        self.game = follow(table, announced_chelem)
+        self.game = follow(table)
 
     def follow(self, card: Candidate) -> None:
         """The next card of every deal, (N,) one-bit pairs."""

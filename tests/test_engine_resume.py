@@ -54,7 +54,7 @@ def test_a_game_followed_from_the_public_side_and_dealt_its_hidden_cards_plays_a
     deals = deal(np.random.default_rng(players), 40, players, reject_petit_sec=True)
     taker, _ = choose_takers(deals)
     game = start(deals, taker, contract)
-    shadow = Shadow(game.table, announced_chelem=False)
+    shadow = Shadow(game.table)
     for step in range(stop):
         play_on(game, GreedyPolicy(), rng=np.random.default_rng(0), until=step + 1)
         shadow.follow((game.tally.played_lo[step], game.tally.played_hi[step]))
@@ -75,3 +75,17 @@ def test_a_game_followed_from_the_public_side_and_dealt_its_hidden_cards_plays_a
     assert (world.leaders == real.leaders).all()
     assert (world.taker_points2 == real.taker_points2).all()
     assert (score(world).scores == score(real).scores).all()
+
+
+def test_a_chelem_announced_by_the_first_to_play_is_known_in_every_world():
+    # The first to play leads anyway: only the announcement says a chelem was bid, and the
+    # worlds' playouts must score it as bid (+400 made, -200 failed).
+    deals = deal(np.random.default_rng(9), 6, 4, reject_petit_sec=True)
+    game = start(deals, 0, Contract.GARDE, announce_chelem=True)
+    assert (game.table.seat[0] == 0).all()
+    hands_lo, hands_hi = game.table.hands_lo.copy(), game.table.hands_hi.copy()
+    world = Shadow(game.table).worlds(
+        np.arange(6), hands_lo, hands_hi, game.table.ecart_lo, game.table.ecart_hi
+    )
+    play_on(world, GreedyPolicy(), rng=np.random.default_rng(0))
+    assert world.playout().announced_chelem
