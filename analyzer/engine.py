@@ -213,7 +213,7 @@ class InPlay:
 def play(
     deals: Deals | DealSets,
     taker: np.ndarray | int,
-    contract: Contract,
+    contract: Contract | np.ndarray,
     taker_policy: Policy,
     defence_policy: Policy | None = None,
     *,
