@@ -93,22 +93,23 @@ class LookaheadPolicy:
         mine = options > 1
         if self.side != "both":
             mine &= turn.on_taker_side == (self.side == "taker")
-        self.decisions += int(mine.sum())
-        # Where every legal card plays alike, any one is as good: the greedy's stands unsearched.
-        table = turn.table
-        distinct_lo, distinct_hi = distinct_cards(
-            turn.legal_lo, turn.legal_hi, *_gone(table, slice(None))
-        )
-        mine &= bb.popcount(distinct_lo) + bb.popcount(distinct_hi) > 1
         deals = np.flatnonzero(mine)
+        self.decisions += len(deals)
+        # Where every legal card plays alike, any one is as good: the greedy's stands unsearched.
+        distinct_lo, distinct_hi = distinct_cards(
+            turn.legal_lo[deals], turn.legal_hi[deals], *_gone(turn.table, deals)
+        )
+        several = bb.popcount(distinct_lo) + bb.popcount(distinct_hi) > 1
+        deals, distinct_lo, distinct_hi = deals[several], distinct_lo[several], distinct_hi[several]
         for start in range(0, len(deals), self.batch):
-            idx = deals[start : start + self.batch]
+            part = slice(start, start + self.batch)
+            idx = deals[part]
             chosen_lo[idx], chosen_hi[idx] = self._search(
                 turn,
                 idx,
                 rng,
                 (chosen_lo[idx], chosen_hi[idx]),
-                (distinct_lo[idx], distinct_hi[idx]),
+                (distinct_lo[part], distinct_hi[part]),
             )
         return chosen_lo, chosen_hi
 
@@ -256,7 +257,7 @@ def best_candidates(
     )
 
 
-def _gone(table: Table, idx: np.ndarray | slice) -> Candidate:
+def _gone(table: Table, idx: np.ndarray) -> Candidate:
     """The cards played in earlier tricks, in the deals ``idx``."""
     return (
         table.played_lo[idx] & ~table.trick_lo[idx],

@@ -152,11 +152,10 @@ def play_pairs(
     of two runs of 250.
     """
     n = len(deals)
+    dealt = deals.hands[np.arange(n), taker]  # the takers' hands
     rows, codes, shows, agains = [], [], [], []
     for first in firsts:
-        held = deals.hands[np.arange(n), taker]
-        if first.takes_chien:
-            held = np.concatenate([held, deals.chien], axis=1)
+        held = np.concatenate([dealt, deals.chien], axis=1) if first.takes_chien else dealt
         again = np.flatnonzero(may_show(held, deals.players))  # played a second time, shown
         rows.append(np.concatenate([np.arange(n), again]))
         codes.append(np.full(n + len(again), first.code, np.int8))

@@ -19,7 +19,7 @@ import numpy as np
 from . import bitboard as bb
 from . import vector_rules
 from .bitboard import U64, ZERO
-from .game import TAKES_CHIEN, Contract, single_contract
+from .game import TAKES_CHIEN
 from .knowledge import PublicKnowledge, lead_bit
 from .vector_rules import NO_SUIT
 
@@ -99,11 +99,6 @@ class Table:
     @property
     def n_deals(self) -> int:
         return self.seat.shape[1]
-
-    @property
-    def contract(self) -> Contract:
-        """The contract of the deals, when they share one (else ValueError)."""
-        return single_contract(self.contracts)
 
     @property
     def takes_chien(self) -> np.ndarray:
