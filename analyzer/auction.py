@@ -295,7 +295,9 @@ def defended_outcome(
         called = None
         if players == 5:
             called = longest_suit_call(sub.hands[np.arange(len(rows)), takers])
-        playout = play(sub, takers, Contract(BIDS[index]), policy, rng=rng, called=called)
+        playout = play(
+            sub, takers, Contract(BIDS[index]), policy, rng=rng, called=called, keep_plays=False
+        )
         defended[rows] = score(playout).scores[np.arange(len(rows)), user[rows]]
     return AuctionSamples(highest, overcall, defended)
 

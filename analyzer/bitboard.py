@@ -57,9 +57,13 @@ BOUTS_HI = PETIT_HI | TWENTY_ONE_HI | EXCUSE_HI
 def select(mask: np.ndarray, a, b):
     """``a`` where ``mask`` is true, else ``b``: integer or boolean arrays (or scalars).
 
-    Branch-free on purpose: ``np.where`` branches on every element and, on the unpredictable
-    masks of a card game, runs several times slower than these three arithmetic operations.
+    Eight-byte numbers (card sets, seats) go through ``np.where``, which numpy 2 blends without
+    branching. On narrower ones (bools, int8) it branches on every element and, on the
+    unpredictable masks of a card game, runs up to three times slower than these three
+    arithmetic operations.
     """
+    if getattr(a, "itemsize", 0) == 8 or getattr(b, "itemsize", 0) == 8:
+        return np.where(mask, a, b)
     diff = a ^ b
     if isinstance(diff, np.ndarray) and isinstance(mask, np.ndarray) and diff.shape == mask.shape:
         if diff.dtype == bool:
@@ -72,6 +76,17 @@ def select(mask: np.ndarray, a, b):
         diff ^= b
         return diff
     return b ^ (diff * mask)
+
+
+def anywhere(mask: np.ndarray) -> bool:
+    """Whether any element of the boolean array ``mask`` is true: ``mask.any()``, for a tenth of
+    its cost on the small arrays of a search (a count of nonzeros has the lightest call path)."""
+    return np.count_nonzero(mask) > 0
+
+
+def everywhere(mask: np.ndarray) -> bool:
+    """Whether every element of the boolean array ``mask`` is true (see :func:`anywhere`)."""
+    return np.count_nonzero(mask) == mask.size
 
 
 def keep(mask: np.ndarray, a):

@@ -231,6 +231,7 @@ def _chunk(
             called=called,
             ecart_policy=fixed,
             taker_poignee=shown,
+            keep_plays=False,
         )
         scores = score(playout)
         return scores.taker_score, scores.made

@@ -53,7 +53,7 @@ class Playout:
     int8 (+1 taker's side won every trick, −1 the defence did, 0 neither); ``poignee_bonus`` int64
     the sum of the poignées shown; ``partner`` int64 (−1 none). Records: ``played_lo``/``_hi``
     (T·n, N) uint64 every card in play order as one-bit pairs (:attr:`plays` as card ids;
-    None where the cards were not recorded, :meth:`InPlay.take`),
+    None where the cards were not recorded: :func:`start`, :meth:`InPlay.take`),
     ``leaders`` (N, T) int64, ``chien_lo``/``_hi`` and ``ecart_lo``/``_hi`` (N,) uint64 (the
     écart 0 but in Prise and Garde; :attr:`chien` and :attr:`discard` as card ids),
     ``shown_hi`` (n, N) uint64.
@@ -243,6 +243,7 @@ def start(
     announce_chelem: bool = False,
     taker_poignee: bool | np.ndarray = True,
     others_poignees: bool = True,
+    keep_plays: bool = True,
 ) -> InPlay:
     """The deals seated at the table before the first card: the chien taken and the écart made,
     the poignées chosen, the first leader to play.
@@ -255,7 +256,8 @@ def start(
     :class:`poignee.GreedyPoignee`) the trumps a poignée shows. The poignée flags say whether
     the taker (one for all deals or (N,) bool), and each defender, show a poignée whenever
     their hand (after the écart) allows one. ``announce_chelem``: the taker announced a chelem,
-    and leads the first trick.
+    and leads the first trick. Without ``keep_plays``, the cards played are not recorded (the
+    playout is to be scored only, not written: :meth:`InPlay.take`).
     """
     players = deals.players
     n_deals = len(deals)
@@ -314,7 +316,7 @@ def start(
     table.turn_to(taker.copy() if announce_chelem else np.zeros(n_deals, np.int64))
     game = InPlay(
         table=table,
-        tally=_Tally(players, n_deals),
+        tally=_Tally(players, n_deals, keep_plays),
         taker=taker,
         partner=partner,
         called=called_cards,
@@ -393,7 +395,7 @@ class _Tally:
     exchanges, where the Petit fell, and every card played; and the cards out of play that
     count for the taker's side (``aside``: the écart, or the chien in Garde Sans)."""
 
-    def __init__(self, players: int, n_deals: int) -> None:
+    def __init__(self, players: int, n_deals: int, keep_plays: bool = True) -> None:
         n_tricks = hand_size(players)
         self.won_lo = np.zeros(n_deals, U64)
         self.won_hi = np.zeros(n_deals, U64)
@@ -403,13 +405,13 @@ class _Tally:
         self.petit_trick_side = np.zeros((n_tricks, n_deals), np.int8)  # ±1 winner of the Petit
         self.won_by_excuse = np.zeros(n_deals, bool)
         self.leaders = np.zeros((n_tricks, n_deals), np.int64)  # (T, N): a trick's is one row
-        # Every card played, in order, as a one-bit pair: (T·n, N) uint64.
-        self.played_lo = np.zeros((n_tricks * players, n_deals), U64)
-        self.played_hi = np.zeros((n_tricks * players, n_deals), U64)
+        # Every card played, in order, as a one-bit pair: (T·n, N) uint64 (or None).
+        self.played_lo = np.zeros((n_tricks * players, n_deals), U64) if keep_plays else None
+        self.played_hi = np.zeros((n_tricks * players, n_deals), U64) if keep_plays else None
 
     def record(self, index: int, card: Candidate) -> None:
         """The ``index``-th card of the deal (counted from 0) is ``card`` (unless the cards are
-        not recorded: :meth:`InPlay.take`)."""
+        not recorded: :func:`start`, :meth:`InPlay.take`)."""
         if self.played_lo is not None:
             self.played_lo[index], self.played_hi[index] = card
 

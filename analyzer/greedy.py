@@ -139,6 +139,11 @@ def _none(n_deals: int) -> Candidate:
     return np.zeros(n_deals, bb.U64), np.zeros(n_deals, bb.U64)
 
 
+def _no_cards(turn: Turn) -> np.ndarray:
+    """(N,) uint64 empty sets (np.zeros_like costs four times as much on small arrays)."""
+    return np.zeros(turn.table.n_deals, bb.U64)
+
+
 def _suit_may_be_trumped(know: Reading, suit_lo: np.ndarray) -> np.ndarray:
     """(N,) bool: a later opponent may trump a card of the suit ``suit_lo`` (the suit's bits):
     one may hold a trump and has shown a void in it, or so few of its cards are unseen that one
@@ -184,7 +189,7 @@ def excuse_before_the_end(turn: Turn, know: Reading) -> Candidate:
     if table.trick < table.n_tricks - 2:
         return None
     play_it = ~know.side_swept
-    return np.zeros_like(turn.hand_lo), bb.keep(play_it, turn.legal_hi & bb.EXCUSE_HI)
+    return _no_cards(turn), bb.keep(play_it, turn.legal_hi & bb.EXCUSE_HI)
 
 
 def feed_a_sure_partner(turn: Turn, know: Reading) -> Candidate:
@@ -192,7 +197,7 @@ def feed_a_sure_partner(turn: Turn, know: Reading) -> Candidate:
     trumps may be played, the cheapest — the Petit first, which is thus saved."""
     table = turn.table
     ally_wins = know.ally_wins
-    if not ally_wins.any():
+    if not bb.anywhere(ally_wins):
         return None
     sure = ally_wins & know.best_is_safe
     card_lo = bb.top(turn.legal_lo)
@@ -200,7 +205,7 @@ def feed_a_sure_partner(turn: Turn, know: Reading) -> Candidate:
     card_lo, card_hi = either(card_lo, card_hi)
     # A trump that must go over the partner's card takes the trick itself: then it must be safe.
     takes_over = (card_hi & table.beat_hi) != ZERO
-    if takes_over.any():
+    if bb.anywhere(takes_over):
         _, safe_hi = know.safe_winners
         sure &= ~takes_over | ((card_hi & safe_hi) != ZERO)
     return bb.keep_pair(sure, card_lo, card_hi)
@@ -261,7 +266,7 @@ def draw_trumps(turn: Turn, know: Reading) -> Candidate:
     is_master = top > know.threat_hi  # one bit above every trump an opponent may hold
     low = bb.lowest(trumps & ~bb.PETIT_HI)
     card = bb.select(is_master, top, low)
-    return np.zeros_like(turn.hand_lo), bb.keep(long_in_trumps, card)
+    return _no_cards(turn), bb.keep(long_in_trumps, card)
 
 
 def cash_masters(turn: Turn, know: Reading) -> Candidate:
@@ -279,7 +284,7 @@ def cash_masters(turn: Turn, know: Reading) -> Candidate:
     no_void = (opponents_void & _SUIT_VOID_BITS) == 0
     passes = know.no_threat | (enough_out & no_void)
     best = np.max(bb.keep(master & passes, top), axis=0)  # the highest of the masters that pass
-    return best, np.zeros_like(best)
+    return best, _no_cards(turn)
 
 
 def force_the_taker(turn: Turn, know: Reading) -> Candidate:
@@ -292,7 +297,7 @@ def force_the_taker(turn: Turn, know: Reading) -> Candidate:
     # (4, N) suit by suit: the lowest card of each suit the taker is void in; the first suit's.
     low = bb.keep((taker_void & _SUIT_VOID_BITS) != 0, bb.lowest(turn.legal_lo & _LOW_COLUMN))
     card = _first_suit(low, low == ZERO, table)
-    return bb.keep(defending & taker_has_trumps, card), np.zeros_like(card)
+    return bb.keep(defending & taker_has_trumps, card), _no_cards(turn)
 
 
 def hunt_the_petit(turn: Turn, know: Reading) -> Candidate:
@@ -313,7 +318,7 @@ def hunt_the_petit(turn: Turn, know: Reading) -> Candidate:
     defence_most = bb.popcount8(trumps) + bb.popcount8(others_hi & bb.TRUMPS_HI & ~taker_sure_hi)
     can_force = defence_most > taker_others
     hunt = ~know.on_taker_side & petit_out & long_enough & can_force
-    return np.zeros_like(turn.hand_lo), bb.keep(hunt, bb.top(trumps))
+    return _no_cards(turn), bb.keep(hunt, bb.top(trumps))
 
 
 _LOW_COLUMN = bb.SUIT_LO_COLUMN & bb.LOW_LO
@@ -350,9 +355,9 @@ def lead_low(turn: Turn, know: Reading) -> Candidate:
     low = bb.lowest(lo & _LOW_COLUMN)
     key = bb.select(low != ZERO, sign * bb.popcount8(lo & bb.SUIT_LO_COLUMN), _NO_SUIT_KEY)
     card_lo = _first_suit(low, key, table)
-    card_hi = np.zeros_like(card_lo)
+    card_hi = _no_cards(turn)
     no_low = card_lo == ZERO
-    if no_low.any():
+    if bb.anywhere(no_low):
         hi = turn.legal_hi
         spare_hi = hi & ~bb.PETIT_HI & ~bb.EXCUSE_HI
         keep_excuse = know.side_swept & ((hi & ~bb.EXCUSE_HI) != ZERO)
@@ -386,10 +391,10 @@ class GreedyPolicy:
         if turn.position == 0:
             return self._first(turn, know, LEADING_HABITS)
         leading = turn.table.lead_suit == NO_SUIT  # after an Excuse led
-        if leading.all():
+        if bb.everywhere(leading):
             return self._first(turn, know, LEADING_HABITS)
         follow = self._first(turn, know, FOLLOWING_HABITS)
-        if not leading.any():
+        if not bb.anywhere(leading):
             return follow
         lead = self._first(turn, know, LEADING_HABITS)
         return bb.select(leading, lead[0], follow[0]), bb.select(leading, lead[1], follow[1])
@@ -403,7 +408,7 @@ class GreedyPolicy:
                 continue
             chosen_lo, chosen_hi = chosen
             undecided = (chosen_lo | chosen_hi) == ZERO
-            if not undecided.any():
+            if not bb.anywhere(undecided):
                 break
             candidate = habit(turn, know)
             if candidate is not None:

@@ -294,5 +294,6 @@ def _replay(
         rng=rng,
         called=choice.called,
         taker_poignee=False,
+        keep_plays=False,
         **options,
     )

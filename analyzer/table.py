@@ -129,16 +129,14 @@ class Table:
 
     def turn_to(self, leader_position: np.ndarray) -> None:
         """Start the next trick with the player now at ``leader_position`` (N,) as row 0."""
-        n, n_deals = self.players, self.n_deals
-        # Row r takes the row leader_position + r, modulo n, without an integer division (nor
-        # take's mode="wrap", whose branches mispredict); the indices are then in range, and
-        # clipping is the cheapest of take's checks.
-        flat = leader_position * n_deals + self.columns + _row_offsets(n, n_deals)
-        flat -= n * n_deals * (flat >= n * n_deals)
+        # Row r takes the row leader_position + r, modulo n: its first flat index is looked up
+        # (no integer division), one column per deal.
+        flat = _rotations(self.players, self.n_deals).take(leader_position, axis=1)
+        flat += self.columns
         for name in _PER_PLAYER:
-            setattr(self, name, np.take(getattr(self, name), flat, mode="clip"))
+            setattr(self, name, getattr(self, name).take(flat))
         for name in PublicKnowledge.PER_PLAYER:
-            setattr(self.public, name, np.take(getattr(self.public, name), flat, mode="clip"))
+            setattr(self.public, name, getattr(self.public, name).take(flat))
         # The sides follow the seats: cheaper to compare than to turn.
         self.is_taker = self.seat == self.taker_seat
         self.is_partner = self.seat == self.partner_seat
@@ -230,10 +228,10 @@ class Table:
             self.revealed |= ((card_lo & self.called_lo) | (card_hi & self.called_hi)) != ZERO
 
         is_excuse = card_hi == bb.EXCUSE_HI
-        if is_excuse.any():
+        if bb.anywhere(is_excuse):
             self.excuse_position = bb.select(is_excuse, k, self.excuse_position)
             self.excuse_on_taker_side |= is_excuse & self.on_taker_side[k]
-        if k == 0 or (self.lead_suit == NO_SUIT).any():
+        if k == 0 or bb.anywhere(self.lead_suit == NO_SUIT):
             self.lead_suit = vector_rules.led_suit(self.lead_suit, card_lo, card_hi)
             self.lead_lo, self.lead_hi = vector_rules.suit_cards(self.lead_suit)
             self.lead_bit = lead_bit(self.lead_suit)
@@ -270,9 +268,14 @@ def _columns(n_deals: int) -> np.ndarray:
     return columns
 
 
-def _row_offsets(players: int, n_deals: int) -> np.ndarray:
-    """(n, 1) int64 each row's first flat index in an (n, N) array."""
-    return np.arange(0, players * n_deals, n_deals)[:, None]
+@functools.lru_cache(maxsize=8)
+def _rotations(players: int, n_deals: int) -> np.ndarray:
+    """(n, n) int64: at [r, leader], the first flat index, in an (n, N) array, of the row that
+    becomes row r when the player at ``leader`` leads — ``(leader + r) % n`` times N."""
+    rows = np.arange(players)
+    rotations = (rows[:, None] + rows[None, :]) % players * n_deals
+    rotations.flags.writeable = False
+    return rotations
 
 
 _PER_PLAYER = ("seat", "hands_lo", "hands_hi")

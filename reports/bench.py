@@ -81,10 +81,11 @@ def dealer_throughput(deals: int, jobs: int, players: int = 4) -> float:
 
 def _greedy_garde(rng: np.random.Generator, n: int, players: int) -> int:
     """Deals ``n`` deals (no petit sec), makes the écart, plays them at Garde with the greedy
-    policy (a random taker) and scores them; returns ``n``."""
+    policy (a random taker) and scores them, as the advisor's replays do (the cards played are
+    not recorded: no record is written); returns ``n``."""
     deals = deal(rng, n, players, reject_petit_sec=True)
     taker = rng.integers(0, players, n)
-    playout = play(deals, taker, Contract.GARDE, GreedyPolicy(), rng=rng)
+    playout = play(deals, taker, Contract.GARDE, GreedyPolicy(), rng=rng, keep_plays=False)
     return len(score(playout).taker_score)
 
 

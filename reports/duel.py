@@ -169,6 +169,7 @@ def duel_chunk(
             rng=rng,
             called=called,
             ecart_policy=ecart,
+            keep_plays=keep_records,
         )
         scores = score(playout)
         out[match] = scores.taker_score
