@@ -42,6 +42,27 @@ def test_a_game_stopped_taken_and_played_on_plays_as_one(players, contract, stop
     assert (score(taken).scores == score(part).scores).all()
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_game_that_keeps_no_record_of_its_cards_scores_as_one_that_does(players):
+    deals = deal(np.random.default_rng(players), 60, players, reject_petit_sec=True)
+    taker, called = choose_takers(deals)
+    kept = play(
+        deals, taker, Contract.GARDE, GreedyPolicy(), rng=np.random.default_rng(1), called=called
+    )
+    bare = play(
+        deals,
+        taker,
+        Contract.GARDE,
+        GreedyPolicy(),
+        rng=np.random.default_rng(1),
+        called=called,
+        keep_plays=False,
+    )
+    assert bare.played_lo is None and bare.played_hi is None
+    assert (score(bare).scores == score(kept).scores).all()
+    assert (bare.leaders == kept.leaders).all()
+
+
 @pytest.mark.parametrize(
     ("players", "contract", "stop"),
     [(4, Contract.GARDE, 3), (4, Contract.GARDE_CONTRE, 37), (3, Contract.PRISE, 50)],
