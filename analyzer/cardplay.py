@@ -3,8 +3,11 @@
 Every legal card is played in the same K worlds (paired: consistent deals of the hidden cards,
 :mod:`midgame`), each continued to the end by the greedy for every seat; the card's expected
 score for the user and the probability that the contract is made are the means over the
-worlds. Worlds are drawn in chunks (:mod:`parallel`), so the numbers depend on the seed and
-the sample count only, never on ``jobs``.
+worlds. Because the worlds are shared, the gap between a card and the best one is measured
+world by world (``versus_best``): its standard error, not the two cards' own, says whether
+the first card is really the better one (two cards that differ only in a few worlds have
+overlapping intervals and a clear gap). Worlds are drawn in chunks (:mod:`parallel`), so the
+numbers depend on the seed and the sample count only, never on ``jobs``.
 """
 
 from __future__ import annotations
@@ -27,11 +30,14 @@ CHUNK = 250
 
 @dataclass(frozen=True)
 class CardEstimate:
-    """One legal card: the user's expected score and P(the contract is made), with SEs."""
+    """One legal card: the user's expected score and P(the contract is made), with SEs, and
+    ``versus_best``: the expected score minus the best card's, world by world (0 for the best;
+    its SE is the paired one)."""
 
     card: int
     expected_score: Estimate
     p_make: Estimate
+    versus_best: Estimate
 
     def to_dict(self) -> dict:
         return {
@@ -40,6 +46,8 @@ class CardEstimate:
             "expected_score_se": self.expected_score.se,
             "p_make": self.p_make.mean,
             "p_make_se": self.p_make.se,
+            "versus_best": self.versus_best.mean,
+            "versus_best_se": self.versus_best.se,
         }
 
 
@@ -57,6 +65,7 @@ class CardAdvice:
     def to_dict(self) -> dict:
         return {
             "seat": self.position.seat,
+            "role": self.position.role,
             "trick": len(self.position.tricks) + (not self.position.current),
             "cards": [card.to_dict() for card in self.cards],
             "greedy_choice": format_card(self.greedy_choice),
@@ -102,13 +111,18 @@ def advise_play(
     if position.to_play != position.seat:
         raise ValueError(f"it is seat {position.to_play}'s turn to play, not yours")
     chunks = map_chunks(_chunk, samples, seed=seed, chunk_size=CHUNK, jobs=jobs, position=position)
-    scores = np.concatenate([c["score"] for c in chunks], axis=1)
+    scores = np.concatenate([c["score"] for c in chunks], axis=1)  # (C, samples)
     made = np.concatenate([c["made"] for c in chunks], axis=1)
-    estimates = [
-        CardEstimate(card, Estimate.of(scores[i]), Estimate.of(made[i]))
-        for i, card in enumerate(position.legal())
-    ]
+    cards = position.legal()
     greedy = chunks[0]["greedy"]
     # Best first; among equal means (cards that play the same), the greedy's own first.
-    estimates.sort(key=lambda e: (-e.expected_score.mean, e.card != greedy))
-    return CardAdvice(position, tuple(estimates), greedy, samples, seed)
+    means = scores.mean(axis=1)
+    order = sorted(range(len(cards)), key=lambda i: (-means[i], cards[i] != greedy))
+    best = scores[order[0]]
+    estimates = tuple(
+        CardEstimate(
+            cards[i], Estimate.of(scores[i]), Estimate.of(made[i]), Estimate.of(scores[i] - best)
+        )
+        for i in order
+    )
+    return CardAdvice(position, estimates, greedy, samples, seed)

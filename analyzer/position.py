@@ -96,6 +96,15 @@ class Position:
     def cards_played(self) -> int:
         return sum(len(trick) for trick in self.tricks)
 
+    @property
+    def role(self) -> str:
+        """The user's side as the user knows it: ``"taker"``, ``"partner"`` (5 players: the
+        holder of the card the taker called, who knows it from the deal) or ``"defence"``."""
+        if self.seat == self.taker:
+            return "taker"
+        held = set(self.hand) | set(self.played[self.seat] if self.played else ())
+        return "partner" if self.called is not None and self.called in held else "defence"
+
     def legal(self) -> list[int]:
         """The cards the user may play now, sorted by id (the user must be the seat to play)."""
         if self.called is not None and self.cards_played == 0:

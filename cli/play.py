@@ -32,26 +32,28 @@ from tarot_advisor.cli.replay import read_source
 def table(advice: CardAdvice, seconds: float) -> str:
     """The human table: one row per legal card, best first, the greedy's card marked."""
     position = advice.position
-    side = "taker" if position.seat == position.taker else "defence"
     trick = len(position.tricks) + (not position.current)
     lines = [
-        f"Seat {position.seat} ({side}), {position.contract.label}, trick {trick}:"
+        f"Seat {position.seat} ({position.role}), {position.contract.label}, trick {trick}:"
         f" {format_cards(position.hand)}",
     ]
     if position.current:
         lines.append(f"On the table: {format_cards(position.current, sort=False)}")
-    lines += ["", "Card       E[score] (you)     P(make) [95%]"]
-    for estimate in advice.cards:
+    lines += ["", f"Card       E[score] (you)  {'vs best':^15}  P(make) [95%]"]
+    for rank, estimate in enumerate(advice.cards):
         mark = "  ◀ greedy" if estimate.card == advice.greedy_choice else ""
-        score, make = estimate.expected_score, estimate.p_make
+        score, make, gap = estimate.expected_score, estimate.p_make, estimate.versus_best
+        versus = "best".center(15) if rank == 0 else f"{gap.mean:+7.1f} ± {Z95 * gap.se:5.1f}"
         lines.append(
             f"{format_card(estimate.card):<7} {score.mean:+9.1f} ± {Z95 * score.se:5.1f}"
-            f"   {proportion(make.mean, make.n)}{mark}"
+            f"  {versus}  {proportion(make.mean, make.n)}{mark}"
         )
     lines += [
         "",
         f"{advice.samples:,} deals of the unseen cards · seed {advice.seed} · {seconds:.2f} s"
         " · ± and [ ] = 95% intervals · P(make): the taker makes the contract",
+        "vs best: the gap to the first card, deal by deal on the same deals — its ± is the one"
+        " that says whether the first card is really better",
     ]
     return "\n".join(lines)
 

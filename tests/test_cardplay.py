@@ -193,3 +193,23 @@ def test_with_five_players_the_taker_is_not_dealt_the_card_he_called():
     }
     assert 0 not in held
     assert held - {0}
+
+
+def test_each_card_is_compared_with_the_best_on_the_same_deals():
+    data = end_position(
+        4, "garde_sans", 0, 0, {0: "21 1", 1: "5 3♦", 2: "4♦ 2♦", 3: "7♠ 6♠"}, seed=1
+    )
+    best, other = advise_play(read_position(data), samples=300, seed=3).cards
+    assert format_card(best.card) == "21"
+    assert (best.versus_best.mean, best.versus_best.se) == (0.0, 0.0)
+    gap = other.expected_score.mean - best.expected_score.mean
+    assert other.versus_best.mean == pytest.approx(gap) and gap < 0
+    assert other.versus_best.mean + 3 * other.versus_best.se < 0  # the Petit first is worse
+
+
+@pytest.mark.parametrize(("seat", "role"), [(0, "taker"), (1, "defence"), (4, "partner")])
+def test_with_five_players_the_holder_of_the_called_card_knows_it_is_the_partner(seat, role):
+    kept = {0: "21 R♠", 1: "5 3♦", 2: "4♦ 2♦", 3: "7♠ 6♠", 4: "R♦ 9♠"}
+    data = end_position(5, "garde_sans", 0, 1, kept, seed=7, called="R♦")
+    data["seat"], data["hand"] = seat, kept[seat].split()
+    assert read_position(data).role == role
