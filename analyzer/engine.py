@@ -164,7 +164,6 @@ class InPlay:
         table.hands_hi = np.take_along_axis(hands_hi, table.seat, axis=0)
         if table.trick == 0:
             self.shown_hi = table.shown_hi = table.shown_by_now()
-            table.any_shown = bool(table.shown_hi.any())
         self.put_aside(aside_lo, aside_hi)
         takes = table.takes_chien
         self.chien_lo = bb.select(takes, table.public.chien_lo, aside_lo)
@@ -342,7 +341,7 @@ def follow(table: Table) -> InPlay:
         setattr(public, name, np.zeros_like(getattr(public, name)))
     return InPlay(
         table=public,
-        tally=_Tally(table.players, table.n_deals),
+        tally=_Tally(table.players, table.n_deals, keep_plays=False),
         taker=table.taker_seat.copy(),
         partner=table.partner_seat.copy(),
         called=None,

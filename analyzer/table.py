@@ -62,7 +62,6 @@ class Table:
     played_lo: np.ndarray = field(init=False)  # (N,) every card played so far (public)
     played_hi: np.ndarray = field(init=False)
     revealed: np.ndarray = field(init=False)  # (N,) bool the called card has been played
-    any_shown: bool = field(init=False)  # some player of some deal shows a poignée
     taker_seat: np.ndarray = field(init=False)  # (N,) int64
     partner_seat: np.ndarray = field(init=False)  # (N,) int64, −1 none
     lead_suit: np.ndarray = field(init=False)  # (N,) int64: −1 none yet, 0–3 suit, 4 trumps
@@ -86,7 +85,6 @@ class Table:
         self.played_lo = np.zeros(n_deals, U64)
         self.played_hi = np.zeros(n_deals, U64)
         self.revealed = np.zeros(n_deals, bool)
-        self.any_shown = bool(self.shown_hi.any())
         self.taker_seat = (self.seat * self.is_taker).sum(axis=0)
         self.partner_seat = bb.select(
             self.is_partner.any(axis=0), (self.seat * self.is_partner).sum(axis=0), -1
@@ -99,6 +97,11 @@ class Table:
     @property
     def n_deals(self) -> int:
         return self.seat.shape[1]
+
+    @property
+    def any_shown(self) -> bool:
+        """Some player of some deal shows a poignée."""
+        return bb.anywhere(self.shown_hi != ZERO)
 
     @property
     def takes_chien(self) -> np.ndarray:
