@@ -18,9 +18,9 @@ backwards — card M goes to p with probability ``W_{M−1}(r − e_p) / W_M(r)`
 given what is left, and so on — gives each world the probability of the product of these
 ratios, which telescopes to ``W_0(0) / W_M(r) = 1 / W_M(r)``: the same for every world.
 Only ratios within one card's choice are used, so each ``W_j`` may be rescaled freely (it is,
-to keep float32 in range). One holder's count is implied by the others' (``j`` minus their
-sum), so the tables have one dimension fewer. Rejection by ``accept`` keeps the uniform law on
-the accepted worlds (accepted draws are i.i.d. from it).
+by powers of two, to keep float32 in range). One holder's count is implied by the others'
+(``j`` minus their sum), so the tables have one dimension fewer. Rejection by ``accept``
+keeps the uniform law on the accepted worlds (accepted draws are i.i.d. from it).
 
 The deals are counted together: holders that may take the same free cards are counted as one
 and share its cards out at the end (:func:`_exchangeable`), the rest put in order of decreasing
@@ -93,6 +93,10 @@ def card_set(cards: Iterable[int]) -> tuple[int, int]:
     return lo, hi
 
 
+RESCALE_EVERY = 8
+"""Cards between two rescalings of the counting tables: a card multiplies an entry by at most
+the number of holders (6), so float32 stays far from its range (6 ** 8 < 2 ** 21) while most
+cards skip the rescaling's two passes over the tables."""
 TABLE_BUDGET = 16_000_000
 """Entries (float32) of the counting tables built at once: deals are counted in groups that
 fit (64 MB)."""
@@ -237,8 +241,8 @@ def _counting_tables(
     """``W_j`` of the module docstring for T deals, j = 0 … M: (M + 1, T, *dims') float32 over
     the counts of the explicit holders 1 … h − 1 (holder 0's is implied), ``dims'`` being
     ``dims`` with one more entry (always 0) on each axis longer than 1.
-    Padding cards (``real`` False) leave the table as it was; each table is rescaled to a
-    maximum of 1.
+    Padding cards (``real`` False) leave the table as it was; every :data:`RESCALE_EVERY` cards
+    each deal's table is rescaled by a power of two to a maximum below 1.
 
     Entries where the explicit holders have more cards than were placed stay 0 (no card ever
     leads there); entries where the implicit holder has more than its room are set to 0."""
@@ -289,8 +293,10 @@ def _counting_tables(
                 table[left] = kept
                 tables[j + 1][ends] = 0.0
         np.put(table, zapped[first_zapped[j] : first_zapped[j + 1]], 0.0)
-        peak = table.max(axis=1)
-        table /= np.where(peak > 0, peak, 1.0)[:, None]
+        if j % RESCALE_EVERY == RESCALE_EVERY - 1:
+            # By a power of two, which is exact: only the range needs keeping.
+            _, exponent = np.frexp(table.max(axis=1))
+            table *= np.ldexp(np.float32(1), -exponent)[:, None]
     end = np.ravel_multi_index(tuple(room[:, 1:].T), padded)
     if (flat[m_max][np.arange(n_deals), end] <= 0).any():
         raise NoWorldError("no deal of the hidden cards fits what is known")
