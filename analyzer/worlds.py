@@ -32,6 +32,8 @@ together.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -154,7 +156,7 @@ def _exact(
         alike = np.flatnonzero(open_ == count)
         dims = tuple(int(room[alike, e].max()) + 1 for e in range(1, h))
         m = int(n_free[alike].max())
-        group = max(1, TABLE_BUDGET // (int(np.prod(dims)) * (m + 1)))
+        group = max(1, TABLE_BUDGET // (math.prod(dims) * (m + 1)))
         for start in range(0, len(alike), group):
             part = alike[start : start + group]
             tables = _counting_tables(allowed[part, :m], real[part, :m], room[part], dims)
@@ -266,7 +268,7 @@ def _counting_tables(
     shifted = []  # per explicit holder: its axis, its entries' move per card, its extra entries
     for axis in np.flatnonzero(some.any(axis=0)[1:]) + 1:
         ends = (slice(None),) * axis + (padded[axis - 1] - 1,)
-        shifted.append((axis, int(np.prod(padded[axis:])), ends))
+        shifted.append((axis, math.prod(padded[axis:]), ends))
     # The implicit holder is over its room where the explicit ones hold fewer than this. It
     # rises by one with each real card, so the entries below it that the card reaches are
     # those just below it: the other ones were set to 0 before.
@@ -303,9 +305,11 @@ def _counting_tables(
     return tables
 
 
+@functools.cache
 def _level_entries(dims: tuple[int, ...], padded: tuple[int, ...]) -> np.ndarray:
     """(levels, widest) int64: the flat entries (of a ``padded`` table) whose counts (< ``dims``)
-    sum to each level 0, 1, …, each row filled up with its first entry repeated."""
+    sum to each level 0, 1, …, each row filled up with its first entry repeated. Cached (read
+    only): the same few shapes come back at every decision of a search."""
     counts = np.indices(dims).reshape(len(dims), -1)
     entries = np.ravel_multi_index(tuple(counts), padded)
     level = counts.sum(axis=0)
@@ -314,6 +318,7 @@ def _level_entries(dims: tuple[int, ...], padded: tuple[int, ...]) -> np.ndarray
     starts = np.cumsum(sizes) - sizes
     rows = np.repeat(entries[order][starts][:, None], sizes.max(), axis=1)
     rows[level[order], np.arange(len(order)) - starts[level[order]]] = entries[order]
+    rows.setflags(write=False)
     return rows
 
 
@@ -334,10 +339,10 @@ def _draw_back(
     weighed = np.flatnonzero((np.arange(h) == 0) | allowed.any(axis=(0, 1)))
     # (h,) the entry's move when a holder takes a card. Taking one from a holder with no place
     # left lands on an extra entry of :func:`_counting_tables` (0: it cannot be chosen).
-    step = np.array([0] + [int(np.prod(dims[axis + 1 :])) for axis in range(h - 1)])
+    step = np.array([0] + [math.prod(dims[axis + 1 :]) for axis in range(h - 1)])
     flat = tables.reshape(m_max + 1, -1)
     # (T, k) each world's entry of the counts left, all deals' tables of a card as one.
-    here = np.repeat(np.arange(n_deals)[:, None] * int(np.prod(dims)), k, axis=1)
+    here = np.repeat(np.arange(n_deals)[:, None] * math.prod(dims), k, axis=1)
     here += (room[:, 1:] * step[1:]).sum(axis=1)[:, None]
     may = allowed[:, :, weighed].transpose(1, 2, 0)[:, :, :, None].astype(np.float32)
     # The holder of the first sum past the draw and its entry's move, or, when none is (a
