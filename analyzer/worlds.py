@@ -305,11 +305,12 @@ def _counting_tables(
     return tables
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def _level_entries(dims: tuple[int, ...], padded: tuple[int, ...]) -> np.ndarray:
     """(levels, widest) int64: the flat entries (of a ``padded`` table) whose counts (< ``dims``)
     sum to each level 0, 1, …, each row filled up with its first entry repeated. Cached (read
-    only): the same few shapes come back at every decision of a search."""
+    only): the same shapes come back decision after decision (a hundred lookahead games of 5
+    players meet about 200, 4 MB in all)."""
     counts = np.indices(dims).reshape(len(dims), -1)
     entries = np.ravel_multi_index(tuple(counts), padded)
     level = counts.sum(axis=0)
