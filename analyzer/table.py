@@ -258,7 +258,8 @@ def take_deals(state: _State, rows: np.ndarray, drop: tuple[str, ...] = ()) -> _
         if name in drop:
             setattr(taken, name, None)
         elif isinstance(value, np.ndarray):
-            setattr(taken, name, value[..., rows])
+            # take keeps the rows contiguous (indexing the last axis would lay them by column)
+            setattr(taken, name, value.take(rows, axis=-1))
         elif isinstance(value, PublicKnowledge):
             setattr(taken, name, take_deals(value, rows))
     return taken

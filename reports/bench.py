@@ -20,7 +20,7 @@ import numpy as np
 from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.greedy import GreedyPolicy
+from tarot_advisor.analyzer.greedy import GreedyPolicy, load_compiled
 from tarot_advisor.analyzer.parallel import choose_jobs, map_chunks
 from tarot_advisor.analyzer.scoring import score
 
@@ -58,10 +58,10 @@ class BenchSettings:
 
 
 def _start_workers(task: Callable[..., int], jobs: int, **kwargs: object) -> None:
-    """Runs ``task`` once per worker, so that starting processes and importing modules happen
-    outside the timed run (joblib's loky executor keeps its workers for the next call)."""
-    if jobs > 1:
-        map_chunks(task, 2 * jobs, seed=BENCH_SEED, chunk_size=1, jobs=jobs, **kwargs)
+    """Runs ``task`` once per worker, so that starting processes, importing modules and loading
+    the compiled greedy happen outside the timed run (joblib's loky executor keeps its workers
+    for the next call; one job runs in this process)."""
+    map_chunks(task, 2 * jobs, seed=BENCH_SEED, chunk_size=1, jobs=jobs, **kwargs)
 
 
 def _deal_only(rng: np.random.Generator, n: int, players: int) -> int:
@@ -82,10 +82,12 @@ def dealer_throughput(deals: int, jobs: int, players: int = 4) -> float:
 def _greedy_garde(rng: np.random.Generator, n: int, players: int) -> int:
     """Deals ``n`` deals (no petit sec), makes the écart, plays them at Garde with the greedy
     policy (a random taker) and scores them, as the advisor's replays do (the cards played are
-    not recorded: no record is written); returns ``n``."""
+    not recorded: no record is written); returns ``n``. The greedy is the compiled one whenever
+    numba is installed, as in any process that plays for more than a second."""
     deals = deal(rng, n, players, reject_petit_sec=True)
     taker = rng.integers(0, players, n)
-    playout = play(deals, taker, Contract.GARDE, GreedyPolicy(), rng=rng, keep_plays=False)
+    greedy = GreedyPolicy(compiled=load_compiled())
+    playout = play(deals, taker, Contract.GARDE, greedy, rng=rng, keep_plays=False)
     return len(score(playout).taker_score)
 
 

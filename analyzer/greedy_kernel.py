@@ -1,0 +1,484 @@
+"""The greedy policy compiled: :mod:`greedy`'s habits, deal by deal, as one numba kernel.
+
+:mod:`greedy` states each habit as array operations over N deals: about 200 numpy calls per
+decision, whose fixed cost (a microsecond or two each) is most of a decision's time at the
+lookahead's rollout sizes and a third of it at the advisor's. This module is their compiled twin:
+one call per decision, a loop over the deals that reads the same table and knowledge arrays,
+thinks the same thoughts in the same order, and writes one card per deal.
+``tests/test_greedy_twins.py`` holds the two to the same card at every decision of thousands of
+games (3, 4 and 5 players, every contract, poignées, announced chelems, searches).
+
+A change to a habit is made in both files; :mod:`greedy` is the reference, this one follows it.
+Names here are those of :mod:`greedy`. Card sets are ``uint64`` words as in :mod:`bitboard`.
+
+numba compiles the kernel on its first call and keeps it in ``__pycache__`` (``cache=True``):
+the first run on a machine takes some seconds more, later ones load it. Loading still costs about
+a second per process (importing numba, then its first call): :class:`greedy.GreedyPolicy` imports
+this module only once a process has played enough to gain from it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import bitboard as bb
+from .knowledge import NO_TRUMP_BIT
+from .table import Candidate, Turn
+from .vector_rules import NO_SUIT, TRUMP_LEAD
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+_ALL_LO = bb.ALL_LO
+_ALL_HI = bb.ALL_HI
+_LOW_LO = bb.LOW_LO
+_FACES_LO = bb.FACES_LO
+_TRUMPS_HI = bb.TRUMPS_HI
+_PETIT_HI = bb.PETIT_HI
+_EXCUSE_HI = bb.EXCUSE_HI
+_MIDDLE_TRUMPS_HI = bb.MIDDLE_TRUMPS_HI
+_TWENTY_ONE_AND_PETIT_HI = bb.PETIT_HI | bb.TWENTY_ONE_HI
+_TWENTY_ONE_TO_PETIT = np.uint64(20)
+_SUIT_LO = bb.SUIT_LO  # (4,) uint64
+_NO_TRUMP_BIT = np.uint8(NO_TRUMP_BIT)
+_HUNTING_TRUMPS = np.array([0, 0, 0, 7, 5, 4], np.int64)  # greedy._HUNTING_TRUMPS by players
+_NO_SUIT = NO_SUIT
+_TRUMP_LEAD = TRUMP_LEAD
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_S1, _S2, _S4, _S8, _S16, _S32, _S56 = (np.uint64(s) for s in (1, 2, 4, 8, 16, 32, 56))
+
+
+def _jit(function):
+    return njit(cache=True, nogil=True)(function)
+
+
+@_jit
+def _popcount(x):
+    x = x - ((x >> _S1) & _M1)
+    x = (x & _M2) + ((x >> _S2) & _M2)
+    x = (x + (x >> _S4)) & _M4
+    return np.int64((x * _H01) >> _S56)
+
+
+@_jit
+def _lowest(x):
+    return x & (~x + _ONE)
+
+
+@_jit
+def _top(x):
+    """The highest set bit of ``x`` (0 for 0): :func:`bitboard.top` of any word."""
+    x |= x >> _S1
+    x |= x >> _S2
+    x |= x >> _S4
+    x |= x >> _S8
+    x |= x >> _S16
+    x |= x >> _S32
+    return x ^ (x >> _S1)
+
+
+@_jit
+def _above_or_all(single):
+    """:func:`bitboard.above_or_all`: the bits above ``single``, every bit when it is 0."""
+    if single == _ZERO:
+        return _ALL_ONES
+    return ~(single << _ONE) + _ONE
+
+
+@_jit
+def _spare_the_safe_petit(no_threat, trumps_hi):
+    if no_threat and (trumps_hi & ~_PETIT_HI) != _ZERO:
+        return trumps_hi & ~_PETIT_HI
+    return trumps_hi
+
+
+@_jit
+def _cheapest(lo, hi):
+    """:func:`policy.cheapest` of one set: (lo, hi) of the card."""
+    lowest_lo = _lowest(lo)
+    has_low = (lowest_lo & _LOW_LO) != _ZERO
+    middle_trump = _lowest(hi & _MIDDLE_TRUMPS_HI)
+    has_middle = middle_trump != _ZERO
+    from_hi = not has_low and (has_middle or lowest_lo == _ZERO)
+    if not from_hi:
+        return lowest_lo, _ZERO
+    if has_middle:
+        return _ZERO, middle_trump
+    excuse = hi & _EXCUSE_HI
+    if excuse != _ZERO:
+        return _ZERO, excuse
+    return _ZERO, _lowest(hi)
+
+
+@_jit
+def _choose_all(
+    out_lo,
+    out_hi,
+    k,
+    players,
+    trick,
+    n_tricks,
+    legal_lo,
+    legal_hi,
+    hands_lo,
+    hands_hi,
+    seat,
+    on_taker_side,
+    is_taker,
+    is_partner,
+    revealed,
+    played_lo,
+    played_hi,
+    ecart_lo,
+    ecart_hi,
+    may_hold_lo,
+    may_hold_hi,
+    void,
+    taker_void,
+    holds_hi,
+    public_taker,
+    ecart_shown_hi,
+    lead_suit,
+    lead_lo,
+    lead_bit,
+    beat_lo,
+    beat_hi,
+    best_position,
+    best_on_taker_side,
+    taker_tricks,
+    defence_tricks,
+    winners,
+):
+    """Writes the greedy's card of every deal into ``out_lo``/``out_hi`` (N,) uint64; the other
+    arguments are the :class:`table.Table` and :class:`knowledge.PublicKnowledge` arrays of the
+    same names ((N,), or (n, N) with rows by position; ``holds_hi`` by seat), ``k`` the position
+    of the player to act."""
+    n_deals = out_lo.shape[0]
+    last = k == players - 1
+    near_the_end = trick >= n_tricks - 2
+    ally = np.empty(players, np.bool_)
+    for d in range(n_deals):
+        lo = legal_lo[d]
+        hi = legal_hi[d]
+        mine = on_taker_side[k, d]
+
+        # --- what the player knows (knowledge.of) --------------------------------------------
+        knows_sides = True
+        if players == 5:
+            knows_sides = revealed[d] or is_partner[k, d]
+        own_lo = _ZERO
+        own_hi = _ZERO
+        if is_taker[k, d]:
+            own_lo = ecart_lo[d]
+            own_hi = ecart_hi[d]
+        unseen_lo = _ALL_LO & ~(own_lo | hands_lo[k, d] | played_lo[d])
+        unseen_hi = _ALL_HI & ~(own_hi | hands_hi[k, d] | played_hi[d] | ecart_shown_hi[d])
+        for r in range(players):
+            ally[r] = on_taker_side[r, d] == mine and knows_sides
+        ally[k] = True
+
+        # --- the reading (greedy.reading) ----------------------------------------------------
+        opponents_lo = _ZERO
+        opponents_hi = _ZERO
+        later_lo = _ZERO
+        later_hi = _ZERO
+        later_opponents = 0
+        later_void_in_lead = False
+        opponents_void = 0
+        for r in range(players):
+            if ally[r]:
+                continue
+            opponents_lo |= may_hold_lo[r, d]
+            opponents_hi |= may_hold_hi[r, d]
+            opponents_void |= np.int64(void[r, d])
+            if r > k:
+                later_lo |= may_hold_lo[r, d]
+                later_hi |= may_hold_hi[r, d]
+                later_opponents += 1
+                if (void[r, d] & lead_bit[d]) != 0:
+                    later_void_in_lead = True
+        opponents_lo &= unseen_lo
+        opponents_hi &= unseen_hi
+        later_lo &= unseen_lo
+        later_hi &= unseen_hi
+        threat_hi = opponents_hi & _TRUMPS_HI
+        later_threat_hi = later_hi & _TRUMPS_HI
+
+        side_swept = (defence_tricks[d] if mine else taker_tricks[d]) == 0
+        if players == 5 and not knows_sides:
+            side_swept = True
+            for t in range(trick):
+                if winners[t, d] != seat[k, d]:
+                    side_swept = False
+        ally_wins = best_position[d] >= 0 and knows_sides and best_on_taker_side[d] == mine
+
+        lead_may_be_trumped = False
+        if not last:
+            unseen_in_suit = _popcount(unseen_lo & lead_lo[d])
+            likely_void = later_void_in_lead or unseen_in_suit < 2 * later_opponents
+            lead_may_be_trumped = later_opponents > 0 and later_threat_hi != _ZERO and likely_void
+
+        if near_the_end and not side_swept and (hi & _EXCUSE_HI) != _ZERO:
+            card_lo, card_hi = _ZERO, _EXCUSE_HI  # excuse_before_the_end
+        elif k == 0 or lead_suit[d] == _NO_SUIT:  # leading, or after an Excuse led
+            card_lo, card_hi = _lead(
+                k,
+                players,
+                d,
+                lo,
+                hi,
+                mine,
+                is_taker,
+                unseen_lo,
+                unseen_hi,
+                opponents_lo,
+                threat_hi,
+                opponents_void,
+                taker_void[d],
+                may_hold_hi,
+                holds_hi[public_taker[d], d] & unseen_hi,
+                side_swept,
+            )
+        else:
+            card_lo, card_hi = _follow(
+                lo,
+                hi,
+                last,
+                ally_wins,
+                threat_hi == _ZERO,
+                later_lo,
+                later_threat_hi,
+                later_opponents,
+                lead_may_be_trumped,
+                lead_suit[d],
+                lead_lo[d],
+                beat_lo[d],
+                beat_hi[d],
+            )
+        out_lo[d] = card_lo
+        out_hi[d] = card_hi
+
+
+@_jit
+def _follow(
+    lo,
+    hi,
+    last,
+    ally_wins,
+    no_threat,
+    later_lo,
+    later_threat_hi,
+    later_opponents,
+    lead_may_be_trumped,
+    lead_suit,
+    lead_lo,
+    beat_lo,
+    beat_hi,
+):
+    """feed_a_sure_partner, win_cheaply, give_least (after excuse_before_the_end)."""
+    # _safe_winners
+    win_lo = lo & beat_lo
+    win_hi = hi & beat_hi
+    if last:
+        safe_lo = win_lo
+        safe_hi = win_hi & _TRUMPS_HI
+    else:
+        safe_hi = win_hi & _above_or_all(_top(later_threat_hi)) & _TRUMPS_HI
+        safe_lo = _ZERO
+        if not lead_may_be_trumped:
+            safe_lo = win_lo & _above_or_all(_top(later_lo & lead_lo))
+    if ally_wins:
+        # feed_a_sure_partner, when _best_is_safe
+        if last or later_opponents == 0:
+            best_is_safe = True
+        else:
+            beaten_in_suit = (later_lo & beat_lo) != _ZERO
+            if lead_suit == _TRUMP_LEAD or beat_lo == _ZERO:
+                trumped = (later_threat_hi & beat_hi) != _ZERO
+            else:
+                trumped = lead_may_be_trumped
+            best_is_safe = not (beaten_in_suit or trumped)
+        if best_is_safe:
+            card_lo = _top(lo)
+            card_hi = _ZERO
+            if card_lo == _ZERO:
+                card_hi = _lowest(_spare_the_safe_petit(no_threat, hi & _TRUMPS_HI))
+            takes_over = (card_hi & beat_hi) != _ZERO  # then it must be safe
+            if (card_lo | card_hi) != _ZERO and (not takes_over or (card_hi & safe_hi) != _ZERO):
+                return card_lo, card_hi
+    else:
+        # win_cheaply
+        card_lo = _lowest(safe_lo)
+        if card_lo != _ZERO:
+            return card_lo, _ZERO
+        card_hi = _lowest(_spare_the_safe_petit(no_threat, safe_hi))
+        if card_hi != _ZERO:
+            return _ZERO, card_hi
+    return _give_least(lo, hi, ally_wins)
+
+
+@_jit
+def _give_least(lo, hi, ally_wins):
+    lowest_lo = _lowest(lo)
+    middle = _lowest(hi & _MIDDLE_TRUMPS_HI)
+    has_middle = middle != _ZERO
+    from_hi = (lowest_lo & _LOW_LO) == _ZERO and (has_middle or lowest_lo == _ZERO)
+    bouts = hi & _TWENTY_ONE_AND_PETIT_HI
+    bout = bouts & ~(bouts >> _TWENTY_ONE_TO_PETIT)  # the 21 held hides the Petit
+    bout_or_none = from_hi and not has_middle
+    card_lo = _ZERO
+    card_hi = _ZERO
+    if from_hi:
+        card_hi = middle
+        if bout_or_none:
+            card_hi |= bout
+    else:
+        card_lo = lowest_lo
+    costly = (card_lo & _FACES_LO) != _ZERO or bout_or_none
+    only_the_excuse = (card_lo | card_hi) == _ZERO
+    has_excuse = (hi & _EXCUSE_HI) != _ZERO
+    if has_excuse and (only_the_excuse or (not ally_wins and costly)):
+        return _ZERO, _EXCUSE_HI
+    return card_lo, card_hi
+
+
+@_jit
+def _lead(
+    k,
+    players,
+    d,
+    lo,
+    hi,
+    mine,
+    is_taker,
+    unseen_lo,
+    unseen_hi,
+    opponents_lo,
+    threat_hi,
+    opponents_void,
+    taker_void,
+    may_hold_hi,
+    taker_sure_hi,
+    side_swept,
+):
+    """draw_trumps, cash_masters, force_the_taker, hunt_the_petit, lead_low (after
+    excuse_before_the_end)."""
+    trumps = hi & _TRUMPS_HI
+    n_trumps = _popcount(trumps)
+    no_threat = threat_hi == _ZERO
+    # draw_trumps
+    threats = _popcount(threat_hi)
+    if is_taker[k, d] and n_trumps >= threats and threats > 0:
+        top = _top(trumps)
+        if top > threat_hi:
+            return _ZERO, top
+        low = _lowest(trumps & ~_PETIT_HI)
+        if low != _ZERO:
+            return _ZERO, low
+    # cash_masters: the highest of the masters that pass
+    best = _ZERO
+    for s in range(4):
+        suit = _SUIT_LO[s]
+        top = _top(lo & suit)
+        if top > (opponents_lo & suit):
+            enough_out = _popcount(unseen_lo & suit) >= 2 * (players - 1)
+            no_void = (opponents_void & (1 << s)) == 0
+            if (no_threat or (enough_out and no_void)) and top > best:
+                best = top
+    if best != _ZERO:
+        return best, _ZERO
+    # force_the_taker: the first suit the taker is void in with a low card to lead
+    if not mine and (taker_void & _NO_TRUMP_BIT) == 0:
+        for s in range(4):
+            if (taker_void & np.uint8(1 << s)) != 0:
+                low = _lowest(lo & _SUIT_LO[s] & _LOW_LO)
+                if low != _ZERO:
+                    return low, _ZERO
+    # hunt_the_petit
+    if not mine and (threat_hi & _PETIT_HI) != _ZERO and n_trumps >= _HUNTING_TRUMPS[players]:
+        others_hi = _ZERO
+        for r in range(players):
+            if r != k and not is_taker[r, d]:
+                others_hi |= may_hold_hi[r, d]
+        others_hi &= unseen_hi
+        taker_others = _popcount(taker_sure_hi & _TRUMPS_HI & ~_PETIT_HI)
+        defence_most = n_trumps + _popcount(others_hi & _TRUMPS_HI & ~taker_sure_hi)
+        if defence_most > taker_others:
+            top = _top(trumps)
+            if top != _ZERO:
+                return _ZERO, top
+    # lead_low: the taker's side from its shortest suit, the defence from its longest
+    sign = 1 if mine else -1
+    best_key = 31
+    card_lo = _ZERO
+    for s in range(4):
+        low = _lowest(lo & _SUIT_LO[s] & _LOW_LO)
+        if low != _ZERO:
+            key = sign * _popcount(lo & _SUIT_LO[s])
+            if key < best_key:
+                best_key = key
+                card_lo = low
+    if card_lo != _ZERO:
+        return card_lo, _ZERO
+    spare_hi = hi & ~_PETIT_HI & ~_EXCUSE_HI
+    last_hi = hi
+    if side_swept and (hi & ~_EXCUSE_HI) != _ZERO:
+        last_hi = hi & ~_EXCUSE_HI
+    if (lo | spare_hi) != _ZERO:
+        return _cheapest(lo, spare_hi)
+    return _cheapest(lo, last_hi)
+
+
+def choose(turn: Turn) -> Candidate:
+    """The greedy's card in every deal of ``turn`` (as :class:`greedy.GreedyPolicy`)."""
+    table = turn.table
+    public = table.public
+    n_deals = table.n_deals
+    out_lo = np.empty(n_deals, np.uint64)
+    out_hi = np.empty(n_deals, np.uint64)
+    # Row-major (n, N) arrays only (a search's copies of a table may be column-major), so that
+    # the kernel has one compiled version.
+    c = np.ascontiguousarray
+    _choose_all(
+        out_lo,
+        out_hi,
+        turn.position,
+        table.players,
+        table.trick,
+        table.n_tricks,
+        turn.legal_lo,
+        turn.legal_hi,
+        c(table.hands_lo),
+        c(table.hands_hi),
+        c(table.seat),
+        c(table.on_taker_side),
+        c(table.is_taker),
+        c(table.is_partner),
+        table.revealed,
+        table.played_lo,
+        table.played_hi,
+        table.ecart_lo,
+        table.ecart_hi,
+        c(public.may_hold_lo),
+        c(public.may_hold_hi),
+        c(public.void),
+        public.taker_void,
+        c(public.holds_hi),
+        public.taker,
+        public.ecart_shown_hi,
+        table.lead_suit,
+        table.lead_lo,
+        table.lead_bit,
+        table.beat_lo,
+        table.beat_hi,
+        table.best_position,
+        table.best_on_taker_side,
+        table.taker_tricks,
+        table.defence_tricks,
+        c(table.winners),
+    )
+    return out_lo, out_hi
