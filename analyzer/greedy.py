@@ -11,16 +11,14 @@ side (with 5 players, known to the others only once the called card appears).
 
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass
 from functools import cached_property
-from types import ModuleType
 
 import numpy as np
 
 from . import bitboard as bb
-from . import knowledge
+from . import compiled, knowledge
 from .bitboard import ZERO
 from .knowledge import NO_TRUMP_BIT, PlayerKnowledge
 from .policy import cheapest, either
@@ -385,27 +383,18 @@ FOLLOWING_HABITS = (excuse_before_the_end, feed_a_sure_partner, win_cheaply, giv
 
 
 class GreedyPolicy:
-    """Plays, for every deal, the card of the first habit that applies (see the lists above)."""
+    """Plays, for every deal, the card of the first habit that applies (see the lists above);
+    through the compiled twin of these habits once the process uses it (:mod:`compiled`)."""
 
     name = "greedy"
 
-    def __init__(self, compiled: bool | None = None) -> None:
-        """``compiled``: choose through :mod:`greedy_kernel`, the same cards for a fraction of
-        the cost — True: always (numba must be installed); False: never; None (default): once
-        this process has spent :data:`COMPILE_AFTER_SECONDS` choosing with arrays."""
-        if compiled:
-            _load_kernel(required=True)
-        self.compiled = compiled
-
     def choose(self, turn: Turn, rng: np.random.Generator) -> Candidate:
-        if self.compiled is not False:
-            kernel = _compiled.kernel if self.compiled is None else _load_kernel(required=True)
-            if kernel is not None:
-                return kernel.choose(turn)
+        twins = compiled.twins()
+        if twins is not None:
+            return twins.greedy.choose(turn)
         start = time.perf_counter()
         card = self._choose_with_arrays(turn)
-        if self.compiled is None:
-            _compiled.spent(time.perf_counter() - start)
+        compiled.spent(time.perf_counter() - start)
         return card
 
     def _choose_with_arrays(self, turn: Turn) -> Candidate:
@@ -438,47 +427,3 @@ class GreedyPolicy:
                 card_lo, card_hi = bb.keep_pair(undecided, *candidate)
                 chosen = chosen_lo | card_lo, chosen_hi | card_hi
         return chosen if chosen is not None else _none(turn.table.n_deals)
-
-
-COMPILE_AFTER_SECONDS = 1.0
-"""Seconds of choosing with arrays after which a process switches to the compiled greedy.
-Loading it costs about a second per process (importing numba 0.35 s, its first call 0.6 s,
-measured): a process that plays little, like a quick advice, never pays it, and one that plays
-more pays at most twice what the best choice made in hindsight would have."""
-
-
-class _Compiled:
-    """The process's compiled greedy (:mod:`greedy_kernel`): None until loaded, or without
-    numba; and the seconds spent choosing with arrays meanwhile."""
-
-    def __init__(self) -> None:
-        self.kernel: ModuleType | None = None
-        self.seconds = 0.0
-        self.missing = False
-
-    def spent(self, seconds: float) -> None:
-        self.seconds += seconds
-        if self.seconds >= COMPILE_AFTER_SECONDS and self.kernel is None and not self.missing:
-            _load_kernel(required=False)
-
-
-_compiled = _Compiled()
-
-
-def _load_kernel(required: bool) -> ModuleType | None:
-    """:mod:`greedy_kernel`, imported on the first call; None without numba unless
-    ``required``."""
-    if _compiled.kernel is None and not _compiled.missing:
-        try:
-            _compiled.kernel = importlib.import_module(f"{__package__}.greedy_kernel")
-        except ImportError:
-            _compiled.missing = True
-    if required and _compiled.kernel is None:
-        raise RuntimeError("the compiled greedy needs numba: python -m pip install numba")
-    return _compiled.kernel
-
-
-def load_compiled() -> bool:
-    """Load the compiled greedy now (a benchmark's start-up), and say whether it is there."""
-    kernel = _load_kernel(required=False)
-    return kernel is not None

@@ -1,30 +1,25 @@
 """The greedy policy compiled: :mod:`greedy`'s habits, deal by deal, as one numba kernel.
 
 :mod:`greedy` states each habit as array operations over N deals: about 200 numpy calls per
-decision, whose fixed cost (a microsecond or two each) is most of a decision's time at the
+decision, whose fixed cost (a microsecond or two each) was most of a decision's time at the
 lookahead's rollout sizes and a third of it at the advisor's. This module is their compiled twin:
 one call per decision, a loop over the deals that reads the same table and knowledge arrays,
-thinks the same thoughts in the same order, and writes one card per deal.
-``tests/test_greedy_twins.py`` holds the two to the same card at every decision of thousands of
-games (3, 4 and 5 players, every contract, poignées, announced chelems, searches).
+thinks the same thoughts in the same order, and writes one card per deal
+(``tests/test_compiled_twins.py`` holds the two to the same cards; :mod:`compiled` says when a
+process uses it).
 
 A change to a habit is made in both files; :mod:`greedy` is the reference, this one follows it.
 Names here are those of :mod:`greedy`. Card sets are ``uint64`` words as in :mod:`bitboard`.
-
-numba compiles the kernel on its first call and keeps it in ``__pycache__`` (``cache=True``):
-the first run on a machine takes some seconds more, later ones load it. Loading still costs about
-a second per process (importing numba, then its first call): :class:`greedy.GreedyPolicy` imports
-this module only once a process has played enough to gain from it.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import bitboard as bb
 from .knowledge import NO_TRUMP_BIT
 from .table import Candidate, Turn
+from .table_kernel import lowest, popcount, top, word_function
 from .vector_rules import NO_SUIT, TRUMP_LEAD
 
 _ZERO = np.uint64(0)
@@ -45,43 +40,9 @@ _NO_TRUMP_BIT = np.uint8(NO_TRUMP_BIT)
 _HUNTING_TRUMPS = np.array([0, 0, 0, 7, 5, 4], np.int64)  # greedy._HUNTING_TRUMPS by players
 _NO_SUIT = NO_SUIT
 _TRUMP_LEAD = TRUMP_LEAD
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-_S1, _S2, _S4, _S8, _S16, _S32, _S56 = (np.uint64(s) for s in (1, 2, 4, 8, 16, 32, 56))
 
 
-def _jit(function):
-    return njit(cache=True, nogil=True)(function)
-
-
-@_jit
-def _popcount(x):
-    x = x - ((x >> _S1) & _M1)
-    x = (x & _M2) + ((x >> _S2) & _M2)
-    x = (x + (x >> _S4)) & _M4
-    return np.int64((x * _H01) >> _S56)
-
-
-@_jit
-def _lowest(x):
-    return x & (~x + _ONE)
-
-
-@_jit
-def _top(x):
-    """The highest set bit of ``x`` (0 for 0): :func:`bitboard.top` of any word."""
-    x |= x >> _S1
-    x |= x >> _S2
-    x |= x >> _S4
-    x |= x >> _S8
-    x |= x >> _S16
-    x |= x >> _S32
-    return x ^ (x >> _S1)
-
-
-@_jit
+@word_function
 def _above_or_all(single):
     """:func:`bitboard.above_or_all`: the bits above ``single``, every bit when it is 0."""
     if single == _ZERO:
@@ -89,19 +50,19 @@ def _above_or_all(single):
     return ~(single << _ONE) + _ONE
 
 
-@_jit
+@word_function
 def _spare_the_safe_petit(no_threat, trumps_hi):
     if no_threat and (trumps_hi & ~_PETIT_HI) != _ZERO:
         return trumps_hi & ~_PETIT_HI
     return trumps_hi
 
 
-@_jit
+@word_function
 def _cheapest(lo, hi):
     """:func:`policy.cheapest` of one set: (lo, hi) of the card."""
-    lowest_lo = _lowest(lo)
+    lowest_lo = lowest(lo)
     has_low = (lowest_lo & _LOW_LO) != _ZERO
-    middle_trump = _lowest(hi & _MIDDLE_TRUMPS_HI)
+    middle_trump = lowest(hi & _MIDDLE_TRUMPS_HI)
     has_middle = middle_trump != _ZERO
     from_hi = not has_low and (has_middle or lowest_lo == _ZERO)
     if not from_hi:
@@ -111,10 +72,10 @@ def _cheapest(lo, hi):
     excuse = hi & _EXCUSE_HI
     if excuse != _ZERO:
         return _ZERO, excuse
-    return _ZERO, _lowest(hi)
+    return _ZERO, lowest(hi)
 
 
-@_jit
+@word_function
 def _choose_all(
     out_lo,
     out_hi,
@@ -189,7 +150,10 @@ def _choose_all(
         later_opponents = 0
         later_void_in_lead = False
         opponents_void = 0
+        others_hi = _ZERO  # the trumps the taker's others may hold (hunt_the_petit)
         for r in range(players):
+            if r != k and not is_taker[r, d]:
+                others_hi |= may_hold_hi[r, d]
             if ally[r]:
                 continue
             opponents_lo |= may_hold_lo[r, d]
@@ -218,7 +182,7 @@ def _choose_all(
 
         lead_may_be_trumped = False
         if not last:
-            unseen_in_suit = _popcount(unseen_lo & lead_lo[d])
+            unseen_in_suit = popcount(unseen_lo & lead_lo[d])
             likely_void = later_void_in_lead or unseen_in_suit < 2 * later_opponents
             lead_may_be_trumped = later_opponents > 0 and later_threat_hi != _ZERO and likely_void
 
@@ -226,20 +190,17 @@ def _choose_all(
             card_lo, card_hi = _ZERO, _EXCUSE_HI  # excuse_before_the_end
         elif k == 0 or lead_suit[d] == _NO_SUIT:  # leading, or after an Excuse led
             card_lo, card_hi = _lead(
-                k,
                 players,
-                d,
                 lo,
                 hi,
                 mine,
-                is_taker,
+                is_taker[k, d],
                 unseen_lo,
-                unseen_hi,
                 opponents_lo,
                 threat_hi,
                 opponents_void,
                 taker_void[d],
-                may_hold_hi,
+                others_hi & unseen_hi,
                 holds_hi[public_taker[d], d] & unseen_hi,
                 side_swept,
             )
@@ -263,7 +224,7 @@ def _choose_all(
         out_hi[d] = card_hi
 
 
-@_jit
+@word_function
 def _follow(
     lo,
     hi,
@@ -287,10 +248,10 @@ def _follow(
         safe_lo = win_lo
         safe_hi = win_hi & _TRUMPS_HI
     else:
-        safe_hi = win_hi & _above_or_all(_top(later_threat_hi)) & _TRUMPS_HI
+        safe_hi = win_hi & _above_or_all(top(later_threat_hi)) & _TRUMPS_HI
         safe_lo = _ZERO
         if not lead_may_be_trumped:
-            safe_lo = win_lo & _above_or_all(_top(later_lo & lead_lo))
+            safe_lo = win_lo & _above_or_all(top(later_lo & lead_lo))
     if ally_wins:
         # feed_a_sure_partner, when _best_is_safe
         if last or later_opponents == 0:
@@ -303,28 +264,28 @@ def _follow(
                 trumped = lead_may_be_trumped
             best_is_safe = not (beaten_in_suit or trumped)
         if best_is_safe:
-            card_lo = _top(lo)
+            card_lo = top(lo)
             card_hi = _ZERO
             if card_lo == _ZERO:
-                card_hi = _lowest(_spare_the_safe_petit(no_threat, hi & _TRUMPS_HI))
+                card_hi = lowest(_spare_the_safe_petit(no_threat, hi & _TRUMPS_HI))
             takes_over = (card_hi & beat_hi) != _ZERO  # then it must be safe
             if (card_lo | card_hi) != _ZERO and (not takes_over or (card_hi & safe_hi) != _ZERO):
                 return card_lo, card_hi
     else:
         # win_cheaply
-        card_lo = _lowest(safe_lo)
+        card_lo = lowest(safe_lo)
         if card_lo != _ZERO:
             return card_lo, _ZERO
-        card_hi = _lowest(_spare_the_safe_petit(no_threat, safe_hi))
+        card_hi = lowest(_spare_the_safe_petit(no_threat, safe_hi))
         if card_hi != _ZERO:
             return _ZERO, card_hi
     return _give_least(lo, hi, ally_wins)
 
 
-@_jit
+@word_function
 def _give_least(lo, hi, ally_wins):
-    lowest_lo = _lowest(lo)
-    middle = _lowest(hi & _MIDDLE_TRUMPS_HI)
+    lowest_lo = lowest(lo)
+    middle = lowest(hi & _MIDDLE_TRUMPS_HI)
     has_middle = middle != _ZERO
     from_hi = (lowest_lo & _LOW_LO) == _ZERO and (has_middle or lowest_lo == _ZERO)
     bouts = hi & _TWENTY_ONE_AND_PETIT_HI
@@ -346,79 +307,71 @@ def _give_least(lo, hi, ally_wins):
     return card_lo, card_hi
 
 
-@_jit
+@word_function
 def _lead(
-    k,
     players,
-    d,
     lo,
     hi,
     mine,
     is_taker,
     unseen_lo,
-    unseen_hi,
     opponents_lo,
     threat_hi,
     opponents_void,
     taker_void,
-    may_hold_hi,
+    others_hi,
     taker_sure_hi,
     side_swept,
 ):
     """draw_trumps, cash_masters, force_the_taker, hunt_the_petit, lead_low (after
     excuse_before_the_end)."""
     trumps = hi & _TRUMPS_HI
-    n_trumps = _popcount(trumps)
+    n_trumps = popcount(trumps)
     no_threat = threat_hi == _ZERO
     # draw_trumps
-    threats = _popcount(threat_hi)
-    if is_taker[k, d] and n_trumps >= threats and threats > 0:
-        top = _top(trumps)
-        if top > threat_hi:
-            return _ZERO, top
-        low = _lowest(trumps & ~_PETIT_HI)
+    threats = popcount(threat_hi)
+    if is_taker and n_trumps >= threats and threats > 0:
+        highest = top(trumps)
+        if highest > threat_hi:
+            return _ZERO, highest
+        low = lowest(trumps & ~_PETIT_HI)
         if low != _ZERO:
             return _ZERO, low
     # cash_masters: the highest of the masters that pass
     best = _ZERO
     for s in range(4):
         suit = _SUIT_LO[s]
-        top = _top(lo & suit)
-        if top > (opponents_lo & suit):
-            enough_out = _popcount(unseen_lo & suit) >= 2 * (players - 1)
+        highest = top(lo & suit)
+        if highest > (opponents_lo & suit):
+            enough_out = popcount(unseen_lo & suit) >= 2 * (players - 1)
             no_void = (opponents_void & (1 << s)) == 0
-            if (no_threat or (enough_out and no_void)) and top > best:
-                best = top
+            if (no_threat or (enough_out and no_void)) and highest > best:
+                best = highest
     if best != _ZERO:
         return best, _ZERO
     # force_the_taker: the first suit the taker is void in with a low card to lead
     if not mine and (taker_void & _NO_TRUMP_BIT) == 0:
         for s in range(4):
             if (taker_void & np.uint8(1 << s)) != 0:
-                low = _lowest(lo & _SUIT_LO[s] & _LOW_LO)
+                low = lowest(lo & _SUIT_LO[s] & _LOW_LO)
                 if low != _ZERO:
                     return low, _ZERO
     # hunt_the_petit
     if not mine and (threat_hi & _PETIT_HI) != _ZERO and n_trumps >= _HUNTING_TRUMPS[players]:
-        others_hi = _ZERO
-        for r in range(players):
-            if r != k and not is_taker[r, d]:
-                others_hi |= may_hold_hi[r, d]
-        others_hi &= unseen_hi
-        taker_others = _popcount(taker_sure_hi & _TRUMPS_HI & ~_PETIT_HI)
-        defence_most = n_trumps + _popcount(others_hi & _TRUMPS_HI & ~taker_sure_hi)
+        taker_others = popcount(taker_sure_hi & _TRUMPS_HI & ~_PETIT_HI)
+        defence_most = n_trumps + popcount(others_hi & _TRUMPS_HI & ~taker_sure_hi)
         if defence_most > taker_others:
-            top = _top(trumps)
-            if top != _ZERO:
-                return _ZERO, top
+            highest = top(trumps)
+            if highest != _ZERO:
+                return _ZERO, highest
     # lead_low: the taker's side from its shortest suit, the defence from its longest
     sign = 1 if mine else -1
     best_key = 31
     card_lo = _ZERO
     for s in range(4):
-        low = _lowest(lo & _SUIT_LO[s] & _LOW_LO)
+        low = lowest(lo & _SUIT_LO[s] & _LOW_LO)
         if low != _ZERO:
-            key = sign * _popcount(lo & _SUIT_LO[s])
+            key = sign * popcount(lo & _SUIT_LO[s])
             if key < best_key:
                 best_key = key
                 card_lo = low

@@ -17,7 +17,7 @@ from typing import Protocol, TypeVar
 import numpy as np
 
 from . import bitboard as bb
-from . import vector_rules
+from . import compiled, vector_rules
 from .bitboard import U64, ZERO
 from .game import TAKES_CHIEN
 from .knowledge import PublicKnowledge, lead_bit
@@ -219,6 +219,11 @@ class Table:
     def play(self, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
         """The player to act plays one card in every deal: exactly one bit set in
         ``card_lo | card_hi``."""
+        twins = compiled.twins()
+        if twins is not None:
+            twins.table.lay_down(self, card_lo, card_hi)
+            self.position += 1
+            return
         k = self.position
         self.public.observe(self, card_lo, card_hi)
         self.hands_lo[k] ^= card_lo

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
+from tarot_advisor.analyzer import compiled
 from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.greedy import GreedyPolicy, load_compiled
+from tarot_advisor.analyzer.greedy import GreedyPolicy
 from tarot_advisor.analyzer.parallel import choose_jobs, map_chunks
 from tarot_advisor.analyzer.scoring import score
 
@@ -82,12 +83,12 @@ def dealer_throughput(deals: int, jobs: int, players: int = 4) -> float:
 def _greedy_garde(rng: np.random.Generator, n: int, players: int) -> int:
     """Deals ``n`` deals (no petit sec), makes the écart, plays them at Garde with the greedy
     policy (a random taker) and scores them, as the advisor's replays do (the cards played are
-    not recorded: no record is written); returns ``n``. The greedy is the compiled one whenever
-    numba is installed, as in any process that plays for more than a second."""
+    not recorded: no record is written); returns ``n``. The engine's compiled twins are used
+    whenever numba is installed, as in any process that plays for more than a second."""
+    compiled.load()
     deals = deal(rng, n, players, reject_petit_sec=True)
     taker = rng.integers(0, players, n)
-    greedy = GreedyPolicy(compiled=load_compiled())
-    playout = play(deals, taker, Contract.GARDE, greedy, rng=rng, keep_plays=False)
+    playout = play(deals, taker, Contract.GARDE, GreedyPolicy(), rng=rng, keep_plays=False)
     return len(score(playout).taker_score)
 
 
