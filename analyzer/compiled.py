@@ -39,7 +39,7 @@ class _Process:
     def __init__(self) -> None:
         self.twins: Twins | None = None
         self.seconds = 0.0
-        self.missing = False  # numba is not installed
+        self.missing = False  # the twins cannot be loaded here
         self.allowed = True
 
 
@@ -64,7 +64,7 @@ def load() -> bool:
     if _process.twins is None and _process.allowed and not _process.missing:
         try:
             _process.twins = Twins()
-        except ImportError:
+        except (ImportError, RuntimeError):  # no numba, or no folder to keep its machine code in
             _process.missing = True
     return _process.twins is not None
 

@@ -128,3 +128,17 @@ def test_a_quick_run_never_loads_them(monkeypatch):
     deals, taker, _ = setting(4, 2, 20)
     play(deals, taker, Contract.GARDE, GreedyPolicy(), rng=np.random.default_rng(0))
     assert compiled.twins() is None
+
+
+def test_without_numba_the_array_versions_play_on(monkeypatch):
+    def no_numba():
+        raise ImportError("No module named 'numba'")
+
+    monkeypatch.setattr(compiled, "_process", compiled._Process())
+    monkeypatch.setattr(compiled, "Twins", no_numba)
+    monkeypatch.setattr(compiled, "COMPILE_AFTER_SECONDS", 0.0)
+    assert not compiled.load()
+    deals, taker, _ = setting(4, 3, 20)
+    playout = play(deals, taker, Contract.GARDE, GreedyPolicy(), rng=np.random.default_rng(0))
+    assert compiled.twins() is None
+    assert len(playout) == 20
