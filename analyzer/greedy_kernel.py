@@ -121,7 +121,6 @@ def _choose_all(
     n_deals = out_lo.shape[0]
     last = k == players - 1
     near_the_end = trick >= n_tricks - 2
-    ally = np.empty(players, np.bool_)
     for d in range(n_deals):
         lo = legal_lo[d]
         hi = legal_hi[d]
@@ -138,9 +137,6 @@ def _choose_all(
             own_hi = ecart_hi[d]
         unseen_lo = _ALL_LO & ~(own_lo | hands_lo[k, d] | played_lo[d])
         unseen_hi = _ALL_HI & ~(own_hi | hands_hi[k, d] | played_hi[d] | ecart_shown_hi[d])
-        for r in range(players):
-            ally[r] = on_taker_side[r, d] == mine and knows_sides
-        ally[k] = True
 
         # --- the reading (greedy.reading) ----------------------------------------------------
         opponents_lo = _ZERO
@@ -152,18 +148,23 @@ def _choose_all(
         opponents_void = 0
         others_hi = _ZERO  # the trumps the taker's others may hold (hunt_the_petit)
         for r in range(players):
-            if r != k and not is_taker[r, d]:
-                others_hi |= may_hold_hi[r, d]
-            if ally[r]:
+            if r == k:
                 continue
-            opponents_lo |= may_hold_lo[r, d]
-            opponents_hi |= may_hold_hi[r, d]
-            opponents_void |= np.int64(void[r, d])
+            r_hi = may_hold_hi[r, d]
+            if not is_taker[r, d]:
+                others_hi |= r_hi
+            if knows_sides and on_taker_side[r, d] == mine:  # a known ally
+                continue
+            r_lo = may_hold_lo[r, d]
+            r_void = void[r, d]
+            opponents_lo |= r_lo
+            opponents_hi |= r_hi
+            opponents_void |= np.int64(r_void)
             if r > k:
-                later_lo |= may_hold_lo[r, d]
-                later_hi |= may_hold_hi[r, d]
+                later_lo |= r_lo
+                later_hi |= r_hi
                 later_opponents += 1
-                if (void[r, d] & lead_bit[d]) != 0:
+                if (r_void & lead_bit[d]) != 0:
                     later_void_in_lead = True
         opponents_lo &= unseen_lo
         opponents_hi &= unseen_hi
@@ -241,17 +242,8 @@ def _follow(
     beat_hi,
 ):
     """feed_a_sure_partner, win_cheaply, give_least (after excuse_before_the_end)."""
-    # _safe_winners
-    win_lo = lo & beat_lo
-    win_hi = hi & beat_hi
-    if last:
-        safe_lo = win_lo
-        safe_hi = win_hi & _TRUMPS_HI
-    else:
-        safe_hi = win_hi & _above_or_all(top(later_threat_hi)) & _TRUMPS_HI
-        safe_lo = _ZERO
-        if not lead_may_be_trumped:
-            safe_lo = win_lo & _above_or_all(top(later_lo & lead_lo))
+    # _safe_winners' trumps: above every trump a later opponent may hold
+    safe_trumps = _TRUMPS_HI if last else _above_or_all(top(later_threat_hi)) & _TRUMPS_HI
     if ally_wins:
         # feed_a_sure_partner, when _best_is_safe
         if last or later_opponents == 0:
@@ -269,13 +261,21 @@ def _follow(
             if card_lo == _ZERO:
                 card_hi = lowest(_spare_the_safe_petit(no_threat, hi & _TRUMPS_HI))
             takes_over = (card_hi & beat_hi) != _ZERO  # then it must be safe
-            if (card_lo | card_hi) != _ZERO and (not takes_over or (card_hi & safe_hi) != _ZERO):
+            if (card_lo | card_hi) != _ZERO and (
+                not takes_over or (card_hi & safe_trumps) != _ZERO
+            ):
                 return card_lo, card_hi
     else:
-        # win_cheaply
+        # win_cheaply: the cheapest of _safe_winners
+        safe_lo = _ZERO
+        if last:
+            safe_lo = lo & beat_lo
+        elif not lead_may_be_trumped:
+            safe_lo = lo & beat_lo & _above_or_all(top(later_lo & lead_lo))
         card_lo = lowest(safe_lo)
         if card_lo != _ZERO:
             return card_lo, _ZERO
+        safe_hi = hi & beat_hi & safe_trumps
         card_hi = lowest(_spare_the_safe_petit(no_threat, safe_hi))
         if card_hi != _ZERO:
             return _ZERO, card_hi
