@@ -25,7 +25,7 @@ from .policy import cheapest, either
 from .table import Candidate, Table, Turn
 from .vector_rules import NO_SUIT, TRUMP_LEAD
 
-_HUNTING_TRUMPS = {3: 7, 4: 5, 5: 4}
+HUNTING_TRUMPS = {3: 7, 4: 5, 5: 4}
 """Trumps a defender needs in hand to lead them to hunt the Petit."""
 _TWENTY_ONE_TO_PETIT = bb.U64(20)
 """Shifting ``hi`` down by this many bits brings the 21's bit onto the Petit's."""
@@ -312,7 +312,7 @@ def hunt_the_petit(turn: Turn, know: Reading) -> Candidate:
     known = know.known
     petit_out = (know.threat_hi & bb.PETIT_HI) != ZERO
     trumps = turn.legal_hi & bb.TRUMPS_HI
-    long_enough = bb.popcount8(trumps) >= _HUNTING_TRUMPS[table.players]
+    long_enough = bb.popcount8(trumps) >= HUNTING_TRUMPS[table.players]
     taker_sure_hi = known.taker_holds_hi
     others_hi = np.bitwise_or.reduce(bb.keep(~table.is_taker, known.may_hold_hi), axis=0)
     taker_others = bb.popcount8(taker_sure_hi & bb.TRUMPS_HI & ~bb.PETIT_HI)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import bitboard as bb
+from .greedy import HUNTING_TRUMPS
 from .knowledge import NO_TRUMP_BIT
 from .table import Candidate, Turn
 from .table_kernel import lowest, popcount, top, word_function
@@ -37,7 +38,7 @@ _TWENTY_ONE_AND_PETIT_HI = bb.PETIT_HI | bb.TWENTY_ONE_HI
 _TWENTY_ONE_TO_PETIT = np.uint64(20)
 _SUIT_LO = bb.SUIT_LO  # (4,) uint64
 _NO_TRUMP_BIT = np.uint8(NO_TRUMP_BIT)
-_HUNTING_TRUMPS = np.array([0, 0, 0, 7, 5, 4], np.int64)  # greedy._HUNTING_TRUMPS by players
+_HUNTING_TRUMPS = np.array([HUNTING_TRUMPS.get(players, 0) for players in range(6)], np.int64)
 _NO_SUIT = NO_SUIT
 _TRUMP_LEAD = TRUMP_LEAD
 
