@@ -2,12 +2,14 @@
 
 Deals are played by the engine (greedy and random policies, every contract, poignées shown,
 5-player calls, announced chelems), written as deal records, and replayed card by card through
-the referee (:mod:`record`), whose outcome must equal the engine's own.
+the referee (:mod:`record`), whose outcome must equal the engine's own: the array engine, and
+the engine through its compiled twins (analyzer/compiled.py).
 """
 
 import numpy as np
 import pytest
 
+from tarot_advisor.analyzer import compiled
 from tarot_advisor.analyzer.calling import longest_suit_call
 from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.engine import play
@@ -16,6 +18,17 @@ from tarot_advisor.analyzer.greedy import GreedyPolicy
 from tarot_advisor.analyzer.policy import RandomPolicy, SimplePolicy
 from tarot_advisor.analyzer.record import replay
 from tarot_advisor.analyzer.scoring import records, score
+
+
+@pytest.fixture(autouse=True, params=["arrays", "compiled"])
+def engine(request):
+    if request.param == "arrays":
+        with compiled.arrays_only():
+            yield
+    elif compiled.load():
+        yield
+    else:
+        pytest.skip("the compiled twins need numba")
 
 
 def play_and_replay(players, contract, policy, seed, n_deals, **options):

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from tarot_advisor.analyzer import bitboard as bb
+from tarot_advisor.analyzer import compiled
 from tarot_advisor.analyzer.calling import longest_suit_call
 from tarot_advisor.analyzer.cards import N_CARDS
 from tarot_advisor.analyzer.deal import deal
@@ -200,6 +201,15 @@ def probe(policy, players: int, decisions: int, seed: int) -> NoPeekProbe:
 def test_no_policy_peeks(players: int, policy) -> None:
     checker = probe(policy, players, decisions=10_000, seed=players)
     assert checker.checked >= 10_000
+    assert checker.mismatches == 0, f"{checker.mismatches} of {checker.checked} decisions"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_array_greedy_does_not_peek_either(players: int) -> None:
+    """Elsewhere a test session soon plays the greedy through its compiled twin
+    (analyzer/compiled.py): its reference, the array greedy, is probed here."""
+    with compiled.arrays_only():
+        checker = probe(GreedyPolicy(), players, decisions=5_000, seed=10 + players)
     assert checker.mismatches == 0, f"{checker.mismatches} of {checker.checked} decisions"
 
 
