@@ -20,7 +20,6 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-import joblib
 import numpy as np
 
 T = TypeVar("T")
@@ -134,6 +133,8 @@ def iter_chunks(
         for call in calls:
             yield _run_chunk(*call)
         return
+    import joblib  # a tenth of a second to import, which a run on one worker does without
+
     order = "generator" if ordered else "generator_unordered"
     with joblib.parallel_config(backend=backend, n_jobs=workers):
         yield from joblib.Parallel(return_as=order)(joblib.delayed(_run_chunk)(*c) for c in calls)
