@@ -186,14 +186,10 @@ def above_or_all(single: np.ndarray) -> np.ndarray:
 def _byte_tables(word_cards: np.ndarray) -> np.ndarray:
     """(n_bytes, 256) int32: for each byte of a word, the doubled points of each byte value."""
     n_bytes = (len(word_cards) + 7) // 8
-    tables = np.zeros((n_bytes, 256), np.int32)
-    for position in range(n_bytes):
-        for value in range(256):
-            bits = [position * 8 + b for b in range(8) if value >> b & 1]
-            tables[position, value] = sum(
-                int(POINTS2[word_cards[b]]) for b in bits if b < len(word_cards)
-            )
-    return tables
+    points = np.zeros(8 * n_bytes, np.int32)  # of each bit (none beyond the word's cards)
+    points[: len(word_cards)] = POINTS2[word_cards]
+    value_bits = (np.arange(256)[:, None] >> np.arange(8)) & 1  # (256, 8) the bits of a byte
+    return (value_bits @ points.reshape(n_bytes, 8).T).T.astype(np.int32)
 
 
 _LO_POINTS = _byte_tables(LO_CARD)
