@@ -60,7 +60,7 @@ class BenchSettings:
 
 def _start_workers(task: Callable[..., int], jobs: int, **kwargs: object) -> None:
     """Runs ``task`` once per worker, so that starting processes, importing modules and loading
-    the compiled greedy happen outside the timed run (joblib's loky executor keeps its workers
+    the compiled twins happen outside the timed run (joblib's loky executor keeps its workers
     for the next call; one job runs in this process)."""
     map_chunks(task, 2 * jobs, seed=BENCH_SEED, chunk_size=1, jobs=jobs, **kwargs)
 
