@@ -2,9 +2,9 @@
 
 Two hot steps have a compiled twin: the greedy's choice (:mod:`greedy_kernel`, twin of
 :mod:`greedy`) and laying a card down (:mod:`table_kernel`, twin of :meth:`table.Table.play` and
-:meth:`knowledge.PublicKnowledge.observe`). Each replaces about a hundred numpy calls per card
-with one call, and ``tests/test_compiled_twins.py`` holds every twin to the same cards and the
-same state as the array version it follows.
+:meth:`knowledge.PublicKnowledge.observe`). Each replaces many numpy calls with one call (a
+greedy decision of 10 deals: 10 µs instead of 239), and ``tests/test_compiled_twins.py`` holds
+every twin to the same cards and the same state as the array version it follows.
 
 Loading them costs about a second per process (importing numba 0.35 s, its first call 0.6 s,
 measured; the machine code itself is cached in ``__pycache__``). So a process starts with the

@@ -1,12 +1,12 @@
 """The greedy policy compiled: :mod:`greedy`'s habits, deal by deal, as one numba kernel.
 
-:mod:`greedy` states each habit as array operations over N deals: about 200 numpy calls per
-decision, whose fixed cost (a microsecond or two each) was most of a decision's time at the
-lookahead's rollout sizes and a third of it at the advisor's. This module is their compiled twin:
-one call per decision, a loop over the deals that reads the same table and knowledge arrays,
-thinks the same thoughts in the same order, and writes one card per deal
-(``tests/test_compiled_twins.py`` holds the two to the same cards; :mod:`compiled` says when a
-process uses it).
+:mod:`greedy` states each habit as array operations over N deals: many numpy calls per decision,
+whose fixed cost was most of a decision's time at the lookahead's rollout sizes (a decision of
+10 deals took 239 µs; of 10,000, 1.23 ms). This module is their compiled twin (10 µs and 0.55
+ms, measured on one core): one call per decision, a loop over the deals that reads the same
+table and knowledge arrays, thinks the same thoughts in the same order, and writes one card per
+deal (``tests/test_compiled_twins.py`` holds the two to the same cards; :mod:`compiled` says
+when a process uses it).
 
 A change to a habit is made in both files; :mod:`greedy` is the reference, this one follows it.
 Names here are those of :mod:`greedy`. Card sets are ``uint64`` words as in :mod:`bitboard`.

