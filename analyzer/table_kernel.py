@@ -11,6 +11,8 @@ it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit
 
@@ -27,8 +29,6 @@ _SUIT_LO = bb.SUIT_LO  # (4,) uint64
 _NO_TRUMP_BIT = np.uint8(NO_TRUMP_BIT)
 _NO_SUIT = NO_SUIT
 _TRUMP_LEAD = TRUMP_LEAD
-
-
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -36,13 +36,13 @@ _H01 = np.uint64(0x0101010101010101)
 _S1, _S2, _S4, _S8, _S16, _S32, _S56 = (np.uint64(s) for s in (1, 2, 4, 8, 16, 32, 56))
 
 
-def word_function(function):
+def word_function(function: Callable) -> Callable:
     """A compiled function of ``uint64`` card sets, callable from the kernels."""
     return njit(cache=True, nogil=True)(function)
 
 
 @word_function
-def popcount(x):
+def popcount(x: np.uint64) -> np.int64:
     """:func:`bitboard.popcount` of one word (numba makes it the processor's instruction)."""
     x = x - ((x >> _S1) & _M1)
     x = (x & _M2) + ((x >> _S2) & _M2)
@@ -51,13 +51,13 @@ def popcount(x):
 
 
 @word_function
-def lowest(x):
+def lowest(x: np.uint64) -> np.uint64:
     """:func:`bitboard.lowest` of one word."""
     return x & (~x + _ONE)
 
 
 @word_function
-def top(x):
+def top(x: np.uint64) -> np.uint64:
     """The highest set bit of ``x`` (0 for 0): :func:`bitboard.top` of any word."""
     x |= x >> _S1
     x |= x >> _S2
@@ -69,7 +69,7 @@ def top(x):
 
 
 @word_function
-def above(single):
+def above(single: np.uint64) -> np.uint64:
     """:func:`bitboard.above`: every bit above the one of ``single`` (none for 0)."""
     return ~(single << _ONE) + _ONE
 
