@@ -394,8 +394,8 @@ def choose(turn: Turn) -> Candidate:
     n_deals = table.n_deals
     out_lo = np.empty(n_deals, np.uint64)
     out_hi = np.empty(n_deals, np.uint64)
-    # Row-major (n, N) arrays only (a search's copies of a table may be column-major), so that
-    # the kernel has one compiled version.
+    # Row-major (n, N) arrays only, so that the kernel has one compiled version (the engine's
+    # are row-major: then nothing is copied).
     c = np.ascontiguousarray
     _choose_all(
         out_lo,

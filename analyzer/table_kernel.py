@@ -181,7 +181,7 @@ def lay_down(table: Table, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
     """:meth:`table.Table.play` but for the position's step: the player to act plays one card
     in every deal."""
     public = table.public
-    c = np.ascontiguousarray  # (n, N) arrays row-major, so that the kernel has one version
+    c = np.ascontiguousarray  # the read-only (n, N) arrays row-major: one compiled version
     _lay_down(
         card_lo,
         card_hi,
