@@ -20,7 +20,7 @@ from . import bitboard as bb
 from .greedy import HUNTING_TRUMPS
 from .knowledge import NO_TRUMP_BIT
 from .table import Candidate, Turn
-from .table_kernel import lowest, popcount, top, word_function
+from .table_kernel import above, lowest, popcount, top, word_function
 from .vector_rules import NO_SUIT, TRUMP_LEAD
 
 _ZERO = np.uint64(0)
@@ -37,10 +37,7 @@ _MIDDLE_TRUMPS_HI = bb.MIDDLE_TRUMPS_HI
 _TWENTY_ONE_AND_PETIT_HI = bb.PETIT_HI | bb.TWENTY_ONE_HI
 _TWENTY_ONE_TO_PETIT = np.uint64(20)
 _SUIT_LO = bb.SUIT_LO  # (4,) uint64
-_NO_TRUMP_BIT = np.uint8(NO_TRUMP_BIT)
 _HUNTING_TRUMPS = np.array([HUNTING_TRUMPS.get(players, 0) for players in range(6)], np.int64)
-_NO_SUIT = NO_SUIT
-_TRUMP_LEAD = TRUMP_LEAD
 
 
 @word_function
@@ -48,7 +45,7 @@ def _above_or_all(single):
     """:func:`bitboard.above_or_all`: the bits above ``single``, every bit when it is 0."""
     if single == _ZERO:
         return _ALL_ONES
-    return ~(single << _ONE) + _ONE
+    return above(single)
 
 
 @word_function
@@ -190,7 +187,7 @@ def _choose_all(
 
         if near_the_end and not side_swept and (hi & _EXCUSE_HI) != _ZERO:
             card_lo, card_hi = _ZERO, _EXCUSE_HI  # excuse_before_the_end
-        elif k == 0 or lead_suit[d] == _NO_SUIT:  # leading, or after an Excuse led
+        elif k == 0 or lead_suit[d] == NO_SUIT:  # leading, or after an Excuse led
             card_lo, card_hi = _lead(
                 players,
                 lo,
@@ -251,7 +248,7 @@ def _follow(
             best_is_safe = True
         else:
             beaten_in_suit = (later_lo & beat_lo) != _ZERO
-            if lead_suit == _TRUMP_LEAD or beat_lo == _ZERO:
+            if lead_suit == TRUMP_LEAD or beat_lo == _ZERO:
                 trumped = (later_threat_hi & beat_hi) != _ZERO
             else:
                 trumped = lead_may_be_trumped
@@ -351,7 +348,7 @@ def _lead(
     if best != _ZERO:
         return best, _ZERO
     # force_the_taker: the first suit the taker is void in with a low card to lead
-    if not mine and (taker_void & _NO_TRUMP_BIT) == 0:
+    if not mine and (taker_void & NO_TRUMP_BIT) == 0:
         for s in range(4):
             if (taker_void & np.uint8(1 << s)) != 0:
                 low = lowest(lo & _SUIT_LO[s] & _LOW_LO)

@@ -26,9 +26,6 @@ _ONE = np.uint64(1)
 _TRUMPS_HI = bb.TRUMPS_HI
 _EXCUSE_HI = bb.EXCUSE_HI
 _SUIT_LO = bb.SUIT_LO  # (4,) uint64
-_NO_TRUMP_BIT = np.uint8(NO_TRUMP_BIT)
-_NO_SUIT = NO_SUIT
-_TRUMP_LEAD = TRUMP_LEAD
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -128,11 +125,11 @@ def _lay_down(
         if k > 0:
             is_trump = (hi & _TRUMPS_HI) != _ZERO
             followed = ((lo & lead_lo[d]) | (hi & lead_hi[d])) != _ZERO
-            off_suit = lead_suit[d] != _NO_SUIT and hi != _EXCUSE_HI and not followed
+            off_suit = lead_suit[d] != NO_SUIT and hi != _EXCUSE_HI and not followed
             if off_suit:
                 bits = lead_bit[d]
                 if not is_trump:  # not following, nor trumping: no trumps
-                    bits |= _NO_TRUMP_BIT
+                    bits |= NO_TRUMP_BIT
                     may_hold_hi[k, d] &= ~_TRUMPS_HI
                 void[k, d] |= bits
                 if is_taker[k, d]:
@@ -153,12 +150,12 @@ def _lay_down(
             excuse_position[d] = k
             if on_taker_side[k, d]:
                 excuse_on_taker_side[d] = True
-        elif lead_suit[d] == _NO_SUIT:  # vector_rules.led_suit: the first card but the Excuse
+        elif lead_suit[d] == NO_SUIT:  # vector_rules.led_suit: the first card but the Excuse
             if (hi & _TRUMPS_HI) != _ZERO:
-                suit = _TRUMP_LEAD
+                suit = TRUMP_LEAD
                 lead_lo[d] = _ZERO
                 lead_hi[d] = _TRUMPS_HI
-                lead_bit[d] = _NO_TRUMP_BIT
+                lead_bit[d] = NO_TRUMP_BIT
             else:
                 suit = popcount(lo - _ONE) & 3  # the card's bit is 4 × (rank − 1) + suit
                 lead_lo[d] = _SUIT_LO[suit]
