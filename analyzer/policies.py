@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .greedy import GreedyPolicy
-from .lookahead import LookaheadPolicy
-from .policy import RandomPolicy, SimplePolicy
-from .table import Policy
+from .players.greedy import GreedyPolicy
+from .players.policy import RandomPolicy, SimplePolicy
+from .playout.table import Policy
+from .search.lookahead import LookaheadPolicy
 
 POLICIES: dict[str, Callable[[], Policy]] = {
     "greedy": GreedyPolicy,

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import click
 
-from tarot_advisor.analyzer.advisor import DEFAULT_SAMPLES, analyse_hand, batches
-from tarot_advisor.analyzer.analysis import Analysis
-from tarot_advisor.analyzer.auction import DEFAULT_MODEL, MODELS
+from tarot_advisor.analyzer.advice.advisor import DEFAULT_SAMPLES, analyse_hand, batches
+from tarot_advisor.analyzer.advice.analysis import Analysis
+from tarot_advisor.analyzer.advice.auction import DEFAULT_MODEL, MODELS
+from tarot_advisor.analyzer.advice.hand import HandError
+from tarot_advisor.analyzer.advice.hand_samples import CHUNK, SEARCH_CHUNK
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.hand import HandError
-from tarot_advisor.analyzer.hand_samples import CHUNK, SEARCH_CHUNK
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_outputs import check_plot, check_sizes, write_plot, write_records

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from tarot_advisor.analyzer.analysis import Analysis
-from tarot_advisor.analyzer.record import dumps_records
+from tarot_advisor.analyzer.advice.analysis import Analysis
+from tarot_advisor.analyzer.rulebook.record import dumps_records
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.limits import (
     check_disk,

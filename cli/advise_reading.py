@@ -3,7 +3,7 @@ score-sheet figure, why Garde beats Prise, what "safest" means and what the engi
 
 from __future__ import annotations
 
-from tarot_advisor.analyzer.analysis import Analysis
+from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.stats import Z95, Estimate, wilson_interval
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tarot_advisor.analyzer.analysis import Analysis
+from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.game import BIDS, Contract
 
 Z95 = 1.96

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import click
 
+from tarot_advisor.analyzer.advice.ecart_advice import (
+    DEFAULT_SAMPLES as ECART_SAMPLES,
+)
+from tarot_advisor.analyzer.advice.ecart_advice import (
+    SIGNIFICANT,
+    EcartAnalysis,
+    EcartInputError,
+    analyse_ecart,
+)
 from tarot_advisor.analyzer.cards import (
     CardError,
     format_card,
     format_cards,
     parse_card,
     parse_cards,
-)
-from tarot_advisor.analyzer.ecart_advice import (
-    DEFAULT_SAMPLES as ECART_SAMPLES,
-)
-from tarot_advisor.analyzer.ecart_advice import (
-    SIGNIFICANT,
-    EcartAnalysis,
-    EcartInputError,
-    analyse_ecart,
 )
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
 from tarot_advisor.cli.options import json_document

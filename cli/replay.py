@@ -16,9 +16,14 @@ import click
 
 from tarot_advisor.analyzer.cards import format_card
 from tarot_advisor.analyzer.game import Contract, Side
-from tarot_advisor.analyzer.outcome import Outcome
-from tarot_advisor.analyzer.record import RecordError, RecordSyntaxError, load_records, replay
-from tarot_advisor.analyzer.rules import IllegalPlay, RuleError
+from tarot_advisor.analyzer.rulebook.outcome import Outcome
+from tarot_advisor.analyzer.rulebook.record import (
+    RecordError,
+    RecordSyntaxError,
+    load_records,
+    replay,
+)
+from tarot_advisor.analyzer.rulebook.rules import IllegalPlay, RuleError
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
 from tarot_advisor.cli.options import command, quiet_option
 from tarot_advisor.cli.progress import progress

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from tarot_advisor.analyzer.ecart import ECARTS
 from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.playout.ecart import ECARTS
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.errors import fail

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from tarot_advisor.analyzer.study import StudyError, StudyParameters
+from tarot_advisor.analyzer.studies.study import StudyError, StudyParameters
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.limits import prepare_output_folder
 from tarot_advisor.cli.options import (

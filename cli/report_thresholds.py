@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.study import (
+from tarot_advisor.analyzer.studies.study import (
     MAX_MIN_POINTS,
     StudyError,
     StudyParameters,

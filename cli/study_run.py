@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-from tarot_advisor.analyzer.study import DEFAULT_CHUNK_HANDS
+from tarot_advisor.analyzer.studies.study import DEFAULT_CHUNK_HANDS
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.options import Decorator
 

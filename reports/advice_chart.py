@@ -12,16 +12,16 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from tarot_advisor.analyzer.analysis import Analysis
-from tarot_advisor.analyzer.calibrated import shipped_table
-from tarot_advisor.analyzer.cards import format_card, format_cards
-from tarot_advisor.analyzer.game import BIDS
-from tarot_advisor.analyzer.heuristic import (
+from tarot_advisor.analyzer.advice.analysis import Analysis
+from tarot_advisor.analyzer.advice.calibrated import shipped_table
+from tarot_advisor.analyzer.advice.heuristic import (
     GARDE_CONTRE_FROM,
     GARDE_FROM,
     GARDE_SANS_FROM,
     PRISE_FROM,
 )
+from tarot_advisor.analyzer.cards import format_card, format_cards
+from tarot_advisor.analyzer.game import BIDS
 from tarot_advisor.analyzer.stats import Z95
 from tarot_advisor.reports.charts import BID_COLOURS, BID_LABELS
 from tarot_advisor.reports.html import HtmlReport, png_bytes

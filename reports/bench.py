@@ -17,13 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
-from tarot_advisor.analyzer import compiled
-from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.greedy import GreedyPolicy
 from tarot_advisor.analyzer.parallel import choose_jobs, map_chunks
-from tarot_advisor.analyzer.scoring import score
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.playout import compiled
+from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.engine import play
+from tarot_advisor.analyzer.playout.scoring import score
 
 BENCH_SEED = 0
 DEAL_CHUNK = 1 << 17

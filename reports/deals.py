@@ -22,10 +22,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from tarot_advisor.analyzer import exact
-from tarot_advisor.analyzer.cards import IS_BOUT, IS_KING, IS_TRUMP, SUIT, trumps_and_excuse
-from tarot_advisor.analyzer.deal import deal, petit_sec
-from tarot_advisor.analyzer.game import BIDS, chien_size, hand_size, poignee_thresholds
-from tarot_advisor.analyzer.heuristic import (
+from tarot_advisor.analyzer.advice.heuristic import (
     GARDE_CONTRE_FROM,
     GARDE_FROM,
     GARDE_SANS_FROM,
@@ -33,7 +30,10 @@ from tarot_advisor.analyzer.heuristic import (
     heuristic_bids,
     point_counts,
 )
+from tarot_advisor.analyzer.cards import IS_BOUT, IS_KING, IS_TRUMP, SUIT, trumps_and_excuse
+from tarot_advisor.analyzer.game import BIDS, chien_size, hand_size, poignee_thresholds
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
+from tarot_advisor.analyzer.playout.deal import deal, petit_sec
 from tarot_advisor.reports import charts
 from tarot_advisor.reports.charts import BID_LABELS
 from tarot_advisor.reports.formatting import percent, percent_error, signed

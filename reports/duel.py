@@ -32,19 +32,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tarot_advisor.analyzer.calling import longest_suit_call
-from tarot_advisor.analyzer.deal import Deals, deal
-from tarot_advisor.analyzer.ecart import ECARTS
-from tarot_advisor.analyzer.engine import play
+from tarot_advisor.analyzer.advice.heuristic import point_counts
 from tarot_advisor.analyzer.game import Contract, check_players
-from tarot_advisor.analyzer.heuristic import point_counts
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
+from tarot_advisor.analyzer.playout.deal import Deals, deal
+from tarot_advisor.analyzer.playout.ecart import ECARTS
+from tarot_advisor.analyzer.playout.engine import play
+from tarot_advisor.analyzer.playout.scoring import records, score
+from tarot_advisor.analyzer.playout.table import Policy
 from tarot_advisor.analyzer.policies import UnknownPolicy
 from tarot_advisor.analyzer.policies import policy_named as named
-from tarot_advisor.analyzer.record import dumps_records
-from tarot_advisor.analyzer.scoring import records, score
+from tarot_advisor.analyzer.rulebook.calling import longest_suit_call
+from tarot_advisor.analyzer.rulebook.record import dumps_records
 from tarot_advisor.analyzer.stats import Estimate
-from tarot_advisor.analyzer.table import Policy
 
 CHUNK_SIZE = 2000
 """Deals per chunk. Fixed: the result depends on it, never on the number of workers."""

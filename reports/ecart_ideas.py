@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.ecart_advice import analyse_ecart
+from tarot_advisor.analyzer.advice.ecart_advice import analyse_ecart
+from tarot_advisor.analyzer.advice.heuristic import point_counts
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.heuristic import point_counts
+from tarot_advisor.analyzer.playout.deal import deal
 from tarot_advisor.analyzer.stats import Estimate
 
 DRAWN = 4000

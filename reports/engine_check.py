@@ -16,16 +16,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tarot_advisor.analyzer.calling import longest_suit_call
-from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.greedy import GreedyPolicy
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
-from tarot_advisor.analyzer.policy import RandomPolicy
-from tarot_advisor.analyzer.record import replay
-from tarot_advisor.analyzer.rules import RuleError
-from tarot_advisor.analyzer.scoring import records, score
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.players.policy import RandomPolicy
+from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.engine import play
+from tarot_advisor.analyzer.playout.scoring import records, score
+from tarot_advisor.analyzer.rulebook.calling import longest_suit_call
+from tarot_advisor.analyzer.rulebook.record import replay
+from tarot_advisor.analyzer.rulebook.rules import RuleError
 
 CHUNK = 800
 """Deals per chunk: a multiple of the 8 variants (4 contracts × 2 policies)."""

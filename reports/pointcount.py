@@ -16,15 +16,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from tarot_advisor.analyzer.calibrated import CountTable, item_labels, table_name
-from tarot_advisor.analyzer.game import BIDS
-from tarot_advisor.analyzer.heuristic import (
+from tarot_advisor.analyzer.advice.calibrated import CountTable, item_labels, table_name
+from tarot_advisor.analyzer.advice.heuristic import (
     GARDE_CONTRE_FROM,
     GARDE_FROM,
     GARDE_SANS_FROM,
     PRISE_FROM,
 )
-from tarot_advisor.analyzer.study import StudyParameters
+from tarot_advisor.analyzer.game import BIDS
+from tarot_advisor.analyzer.studies.study import StudyParameters
 from tarot_advisor.reports import pointcount_card
 from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 from tarot_advisor.reports.pointcount_fit import (

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from tarot_advisor.analyzer.calibrated import CountTable, calibrated_count, item_labels
+from tarot_advisor.analyzer.advice.calibrated import CountTable, calibrated_count, item_labels
 from tarot_advisor.analyzer.cards import format_cards
 from tarot_advisor.analyzer.game import BIDS, Contract
 from tarot_advisor.reports.pointcount_fit import METHOD_LABELS, METHODS, StudyHands

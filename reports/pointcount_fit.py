@@ -26,10 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from tarot_advisor.analyzer.calibrated import ITEMS, CountTable, item_counts
+from tarot_advisor.analyzer.advice.calibrated import ITEMS, CountTable, item_counts
+from tarot_advisor.analyzer.advice.heuristic import heuristic_bids
 from tarot_advisor.analyzer.cards import parse_cards
 from tarot_advisor.analyzer.game import BIDS, Contract, hand_size
-from tarot_advisor.analyzer.heuristic import heuristic_bids
 
 FOLDS = 5
 MAX_PASSES = 200

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from tarot_advisor.analyzer.game import BIDS
-from tarot_advisor.analyzer.study import StudyParameters, code_version
+from tarot_advisor.analyzer.studies.study import StudyParameters, code_version
 from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 from tarot_advisor.reports.thresholds_charts import (
     LABELS,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tarot_advisor.analyzer.heuristic import (
+from tarot_advisor.analyzer.advice.heuristic import (
     GARDE_CONTRE_FROM,
     GARDE_FROM,
     GARDE_SANS_FROM,

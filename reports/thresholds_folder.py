@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from tarot_advisor.analyzer.study import StudyParameters, code_version, run_chunks
+from tarot_advisor.analyzer.studies.study import StudyParameters, code_version, run_chunks
 
 RUN_FILE = "run.json"
 CHUNKS = "chunks"

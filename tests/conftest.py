@@ -9,8 +9,8 @@ import pytest
 
 from tarot_advisor.analyzer.cards import EXCUSE, IS_BOUT, IS_KING, IS_TRUMP
 from tarot_advisor.analyzer.game import Contract, chien_size, hand_size, poignee_thresholds
-from tarot_advisor.analyzer.referee import Game
-from tarot_advisor.analyzer.rules import is_petit_sec
+from tarot_advisor.analyzer.rulebook.referee import Game
+from tarot_advisor.analyzer.rulebook.rules import is_petit_sec
 
 
 def _deal(rng: random.Random, players: int) -> tuple[list[list[int]], list[int]]:

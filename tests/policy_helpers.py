@@ -7,12 +7,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cards import N_CARDS, format_card, parse_cards
-from tarot_advisor.analyzer.deal import Deals
-from tarot_advisor.analyzer.engine import Playout, play
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.greedy import GreedyPolicy
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.playout.deal import Deals
+from tarot_advisor.analyzer.playout.engine import Playout, play
 
 PLAYERS = 4
 HAND = 18

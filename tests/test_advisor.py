@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from tarot_advisor.analyzer import hand_samples
-from tarot_advisor.analyzer.advisor import HandError, analyse_hand, batches
+from tarot_advisor.analyzer.advice import hand_samples
+from tarot_advisor.analyzer.advice.advisor import HandError, analyse_hand, batches
+from tarot_advisor.analyzer.advice.paired import play_pair, play_pairs
 from tarot_advisor.analyzer.cards import parse_hand
-from tarot_advisor.analyzer.deal import Deals, complete
-from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.greedy import GreedyPolicy
-from tarot_advisor.analyzer.paired import play_pair, play_pairs
-from tarot_advisor.analyzer.record import load_records, replay
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.playout.deal import Deals, complete
+from tarot_advisor.analyzer.playout.engine import play
+from tarot_advisor.analyzer.rulebook.record import load_records, replay
 from tarot_advisor.cli.advise import main as advise
 
 EXAMPLE = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"

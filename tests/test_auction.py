@@ -7,17 +7,17 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from tarot_advisor.analyzer.advisor import HandError, analyse_hand
-from tarot_advisor.analyzer.auction import (
+from tarot_advisor.analyzer.advice.advisor import HandError, analyse_hand
+from tarot_advisor.analyzer.advice.auction import (
     AuctionError,
     PointCountBidder,
     legal_actions,
     parse_bids,
     sample_auction,
 )
+from tarot_advisor.analyzer.advice.heuristic import heuristic_bids, point_counts
 from tarot_advisor.analyzer.cards import parse_hand
 from tarot_advisor.analyzer.game import BIDS
-from tarot_advisor.analyzer.heuristic import heuristic_bids, point_counts
 from tarot_advisor.cli.advise import main as advise
 
 EXAMPLE = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"

@@ -16,8 +16,13 @@ import pytest
 from click.testing import CliRunner
 
 from tarot_advisor.analyzer.cards import CardError, parse_card, parse_cards
-from tarot_advisor.analyzer.record import RecordError, RecordSyntaxError, load_records, replay
-from tarot_advisor.analyzer.rules import RuleError
+from tarot_advisor.analyzer.rulebook.record import (
+    RecordError,
+    RecordSyntaxError,
+    load_records,
+    replay,
+)
+from tarot_advisor.analyzer.rulebook.rules import RuleError
 from tarot_advisor.cli.advise import main as advise
 from tarot_advisor.cli.replay import main as replay_command
 

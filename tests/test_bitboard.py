@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cards import POINTS2, parse_card, parse_cards
+from tarot_advisor.analyzer.playout import bitboard as bb
 
 
 def test_every_card_round_trips_through_its_bit():

@@ -9,17 +9,17 @@ import random
 import numpy as np
 import pytest
 
-from tarot_advisor.analyzer import bitboard as bb
-from tarot_advisor.analyzer.cardplay import advise_play
+from tarot_advisor.analyzer.advice.cardplay import advise_play
 from tarot_advisor.analyzer.cards import format_card, parse_cards
 from tarot_advisor.analyzer.game import Contract, chien_size, hand_size
-from tarot_advisor.analyzer.lookahead import LookaheadPolicy
-from tarot_advisor.analyzer.midgame import continue_play, draw_worlds
-from tarot_advisor.analyzer.position import read_position
-from tarot_advisor.analyzer.record import record_of_game, replay
-from tarot_advisor.analyzer.referee import Game
-from tarot_advisor.analyzer.rules import is_petit_sec
-from tarot_advisor.analyzer.scoring import records, score
+from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.playout.scoring import records, score
+from tarot_advisor.analyzer.rulebook.record import record_of_game, replay
+from tarot_advisor.analyzer.rulebook.referee import Game
+from tarot_advisor.analyzer.rulebook.rules import is_petit_sec
+from tarot_advisor.analyzer.search.lookahead import LookaheadPolicy
+from tarot_advisor.analyzer.search.midgame import continue_play, draw_worlds
+from tarot_advisor.analyzer.search.position import read_position
 
 
 def end_position(

@@ -14,9 +14,9 @@ from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from tarot_advisor.analyzer.advisor import analyse_hand
+from tarot_advisor.analyzer.advice.advisor import analyse_hand
 from tarot_advisor.analyzer.cards import parse_hand
-from tarot_advisor.analyzer.study import StudyParameters
+from tarot_advisor.analyzer.studies.study import StudyParameters
 from tarot_advisor.reports import deals, thresholds_charts
 from tarot_advisor.reports.advice_chart import advice_figure
 from tarot_advisor.reports.formatting import percent

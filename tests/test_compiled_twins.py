@@ -14,13 +14,13 @@ from contextlib import nullcontext
 import numpy as np
 import pytest
 
-from tarot_advisor.analyzer import compiled
-from tarot_advisor.analyzer.calling import longest_suit_call
-from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.engine import play, play_on, start
 from tarot_advisor.analyzer.game import Contract, hand_size
-from tarot_advisor.analyzer.greedy import GreedyPolicy
-from tarot_advisor.analyzer.lookahead import LookaheadPolicy
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.playout import compiled
+from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.engine import play, play_on, start
+from tarot_advisor.analyzer.rulebook.calling import longest_suit_call
+from tarot_advisor.analyzer.search.lookahead import LookaheadPolicy
 
 pytest.importorskip("numba")
 

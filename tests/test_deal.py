@@ -5,8 +5,8 @@ import pytest
 
 from tarot_advisor.analyzer import exact
 from tarot_advisor.analyzer.cards import IS_TRUMP, parse_cards
-from tarot_advisor.analyzer.deal import DealError, Deals, PetitSecError, deal, petit_sec
 from tarot_advisor.analyzer.game import chien_size, hand_size
+from tarot_advisor.analyzer.playout.deal import DealError, Deals, PetitSecError, deal, petit_sec
 
 EXAMPLE_HAND = parse_cards("21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠")
 
@@ -161,7 +161,7 @@ def test_ties_between_random_keys_do_not_bias_the_deal(monkeypatch):
     # Keep only 6 random bits per card so that equal keys across a hand boundary are the rule
     # (most deals are redrawn). Were the tied deals kept, low card ids would favour the earlier
     # seats: |z| reaches about 10 here.
-    from tarot_advisor.analyzer import deal as dealer
+    from tarot_advisor.analyzer.playout import deal as dealer
 
     monkeypatch.setattr(dealer, "_HIGH_BITS", np.uint32(0xFC000000))
     n = 100_000

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from tarot_advisor.analyzer.calling import longest_suit_call
+from tarot_advisor.analyzer.advice.heuristic import point_count
 from tarot_advisor.analyzer.cards import parse_cards
-from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.heuristic import point_count
-from tarot_advisor.analyzer.record import load_records, replay
+from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.rulebook.calling import longest_suit_call
+from tarot_advisor.analyzer.rulebook.record import load_records, replay
 from tarot_advisor.cli.report import main
 from tarot_advisor.reports import duel as duel_report
 from tarot_advisor.reports.duel import DuelError, choose_takers, run_duel

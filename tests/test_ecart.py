@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cards import EXCUSE, IS_KING, IS_TRUMP, format_cards, parse_cards
-from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.ecart import ECARTS, GreedyEcart, ShortSuitsEcart
-from tarot_advisor.analyzer.rules import check_discard
+from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.ecart import ECARTS, GreedyEcart, ShortSuitsEcart
+from tarot_advisor.analyzer.rulebook.rules import check_discard
 
 
 def ecart_of(cards: str, policy=None, count: int = 6) -> str:

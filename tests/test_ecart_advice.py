@@ -6,11 +6,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from tarot_advisor.analyzer.advice.ecart_advice import EcartInputError, analyse_ecart
+from tarot_advisor.analyzer.advice.ecart_ideas import MIN_ALTERNATIVES, candidates, engine_ecart
 from tarot_advisor.analyzer.cards import parse_cards, parse_hand
-from tarot_advisor.analyzer.ecart_advice import EcartInputError, analyse_ecart
-from tarot_advisor.analyzer.ecart_ideas import MIN_ALTERNATIVES, candidates, engine_ecart
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.rules import check_discard
+from tarot_advisor.analyzer.rulebook.rules import check_discard
 from tarot_advisor.cli.advise import main as advise
 
 EXAMPLE = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"

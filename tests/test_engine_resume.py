@@ -5,13 +5,13 @@ the same deals taken from that playout)."""
 import numpy as np
 import pytest
 
-from tarot_advisor.analyzer import bitboard as bb
-from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.engine import play, play_on, start
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.greedy import GreedyPolicy
-from tarot_advisor.analyzer.midgame import Shadow
-from tarot_advisor.analyzer.scoring import score
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.engine import play, play_on, start
+from tarot_advisor.analyzer.playout.scoring import score
+from tarot_advisor.analyzer.search.midgame import Shadow
 from tarot_advisor.reports.duel import choose_takers
 
 

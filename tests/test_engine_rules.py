@@ -4,13 +4,13 @@ engine plays the same cards and must reach the referee's score, and the one stat
 
 import numpy as np
 
-from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cards import EXCUSE, parse_cards
-from tarot_advisor.analyzer.deal import Deals
-from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract, Side
-from tarot_advisor.analyzer.referee import Game
-from tarot_advisor.analyzer.scoring import score
+from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.playout.deal import Deals
+from tarot_advisor.analyzer.playout.engine import play
+from tarot_advisor.analyzer.playout.scoring import score
+from tarot_advisor.analyzer.rulebook.referee import Game
 
 SPADES = "R♠ D♠ C♠ V♠ 10♠ 9♠ 8♠ 7♠ 6♠ 5♠ 4♠ 3♠ 2♠ 1♠"
 HEARTS = "R♥ D♥ C♥ V♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥ 1♥"

@@ -9,15 +9,15 @@ the engine through its compiled twins (analyzer/compiled.py).
 import numpy as np
 import pytest
 
-from tarot_advisor.analyzer import compiled
-from tarot_advisor.analyzer.calling import longest_suit_call
-from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.greedy import GreedyPolicy
-from tarot_advisor.analyzer.policy import RandomPolicy, SimplePolicy
-from tarot_advisor.analyzer.record import replay
-from tarot_advisor.analyzer.scoring import records, score
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.players.policy import RandomPolicy, SimplePolicy
+from tarot_advisor.analyzer.playout import compiled
+from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.engine import play
+from tarot_advisor.analyzer.playout.scoring import records, score
+from tarot_advisor.analyzer.rulebook.calling import longest_suit_call
+from tarot_advisor.analyzer.rulebook.record import replay
 
 
 @pytest.fixture(autouse=True, params=["arrays", "compiled"])

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tarot_advisor.analyzer.study import StudyParameters
+from tarot_advisor.analyzer.studies.study import StudyParameters
 from tarot_advisor.cli.advise import main as advise
 from tarot_advisor.reports.thresholds_folder import HANDS_FILE, assemble, run_study
 

@@ -3,16 +3,16 @@
 import numpy as np
 import pytest
 
-from tarot_advisor.analyzer.cards import parse_cards
-from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.game import BIDS
-from tarot_advisor.analyzer.heuristic import (
+from tarot_advisor.analyzer.advice.heuristic import (
     COMPONENTS,
     bid_for,
     heuristic_bids,
     point_count,
     point_counts,
 )
+from tarot_advisor.analyzer.cards import parse_cards
+from tarot_advisor.analyzer.game import BIDS
+from tarot_advisor.analyzer.playout.deal import deal
 
 # Filler: small suited cards worth nothing in the barème, spread so that no suit reaches 5 cards
 # nor falls to a void or singleton unless a test wants it.

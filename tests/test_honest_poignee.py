@@ -10,7 +10,7 @@ contract.
 
 import pytest
 
-from tarot_advisor.analyzer.advisor import analyse_hand
+from tarot_advisor.analyzer.advice.advisor import analyse_hand
 from tarot_advisor.analyzer.cards import parse_hand
 from tarot_advisor.analyzer.game import Contract
 

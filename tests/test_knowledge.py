@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from policy_helpers import SeatScript, card_played, deal_of
 
-from tarot_advisor.analyzer import bitboard as bb
-from tarot_advisor.analyzer import knowledge
 from tarot_advisor.analyzer.cards import format_cards, parse_cards
-from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.greedy import GreedyPolicy
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.playout import knowledge
+from tarot_advisor.analyzer.playout.engine import play
 
 
 def cards(lo, hi) -> str:

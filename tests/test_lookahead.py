@@ -6,21 +6,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cards import parse_cards
-from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import CONTRACTS, Contract
-from tarot_advisor.analyzer.greedy import GreedyPolicy
-from tarot_advisor.analyzer.lookahead import (
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.engine import play
+from tarot_advisor.analyzer.playout.scoring import records, score
+from tarot_advisor.analyzer.rulebook.record import replay
+from tarot_advisor.analyzer.search.lookahead import (
     LookaheadPolicy,
     best_candidates,
     distinct_cards,
     lowest_equivalent,
 )
-from tarot_advisor.analyzer.record import replay
-from tarot_advisor.analyzer.scoring import records, score
-from tarot_advisor.analyzer.worlds import card_set
+from tarot_advisor.analyzer.search.worlds import card_set
 from tarot_advisor.reports.duel import choose_takers, playing
 
 
@@ -96,7 +96,7 @@ def test_worlds_set_up_at_the_current_card_play_as_worlds_replayed_from_the_firs
     deals = deal(rng, 24, players, known_hands={1: trumps}, reject_petit_sec=True)
     taker = np.where(np.arange(24) % players == 1, 0, np.arange(24) % players)
     set_up = lookahead_play(deals, taker, contract, seed=5, announce_chelem=announced)
-    monkeypatch.setattr("tarot_advisor.analyzer.lookahead.Shadow", lambda *args: None)
+    monkeypatch.setattr("tarot_advisor.analyzer.search.lookahead.Shadow", lambda *args: None)
     replayed = lookahead_play(deals, taker, contract, seed=5, announce_chelem=announced)
     assert set_up.shown_hi.any()
     assert np.array_equal(set_up.played_lo, replayed.played_lo)

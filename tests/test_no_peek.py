@@ -20,16 +20,16 @@ import copy
 import numpy as np
 import pytest
 
-from tarot_advisor.analyzer import bitboard as bb
-from tarot_advisor.analyzer import compiled
-from tarot_advisor.analyzer.calling import longest_suit_call
 from tarot_advisor.analyzer.cards import N_CARDS
-from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.greedy import GreedyPolicy
-from tarot_advisor.analyzer.policy import RandomPolicy, SimplePolicy
-from tarot_advisor.analyzer.table import Turn
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.players.policy import RandomPolicy, SimplePolicy
+from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.playout import compiled
+from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.engine import play
+from tarot_advisor.analyzer.playout.table import Turn
+from tarot_advisor.analyzer.rulebook.calling import longest_suit_call
 
 CARD_LO, CARD_HI = bb.from_cards(np.arange(N_CARDS)[:, None])  # (78,) one-bit pairs
 ROUNDS = 60  # rejection rounds per redeal

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from tarot_advisor.analyzer.cards import IS_TRUMP
-from tarot_advisor.analyzer.deal import deal
 from tarot_advisor.analyzer.parallel import (
     ParallelError,
     available_cores,
@@ -13,6 +12,7 @@ from tarot_advisor.analyzer.parallel import (
     map_chunks,
     map_chunks_until,
 )
+from tarot_advisor.analyzer.playout.deal import deal
 
 
 def trumps_histogram(rng: np.random.Generator, n: int, players: int) -> np.ndarray:

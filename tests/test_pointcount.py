@@ -19,16 +19,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from tarot_advisor.analyzer.calibrated import (
+from tarot_advisor.analyzer.advice.calibrated import (
     ITEMS,
     CountTable,
     calibrated_count,
     item_counts,
     shipped_table,
 )
+from tarot_advisor.analyzer.advice.heuristic import bid
 from tarot_advisor.analyzer.cards import parse_cards
 from tarot_advisor.analyzer.game import BIDS
-from tarot_advisor.analyzer.heuristic import bid
 from tarot_advisor.cli.report import main as report
 from tarot_advisor.reports.pointcount_fit import SeedLines, bids_of, fit_lines
 

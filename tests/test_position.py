@@ -9,17 +9,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cards import IS_TRUMP, format_cards, parse_cards
 from tarot_advisor.analyzer.game import hand_size
-from tarot_advisor.analyzer.position import (
+from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.rulebook.record import record_of_game
+from tarot_advisor.analyzer.search.position import (
     PositionError,
     constraints,
     no_petit_sec,
     read_position,
 )
-from tarot_advisor.analyzer.record import record_of_game
-from tarot_advisor.analyzer.worlds import sample
+from tarot_advisor.analyzer.search.worlds import sample
 
 DEALS = Path(__file__).parent.parent / "data" / "deals"
 
@@ -49,7 +49,7 @@ def partial(record: dict, seats: list[tuple[int, ...]], cards: int, seat: int) -
 
 
 def record_seats(record: dict) -> list[tuple[int, ...]]:
-    from tarot_advisor.analyzer.record import parse_record, seats_of_tricks
+    from tarot_advisor.analyzer.rulebook.record import parse_record, seats_of_tricks
 
     parsed = parse_record(record)
     return seats_of_tricks(parsed.tricks, parsed.first_leader, parsed.players)

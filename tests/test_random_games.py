@@ -9,9 +9,14 @@ import pytest
 
 from tarot_advisor.analyzer.cards import EXCUSE
 from tarot_advisor.analyzer.game import hand_size
-from tarot_advisor.analyzer.record import dumps_records, load_records, record_of_game, replay
-from tarot_advisor.analyzer.referee import Game
-from tarot_advisor.analyzer.rules import contract_result, points_needed
+from tarot_advisor.analyzer.rulebook.record import (
+    dumps_records,
+    load_records,
+    record_of_game,
+    replay,
+)
+from tarot_advisor.analyzer.rulebook.referee import Game
+from tarot_advisor.analyzer.rulebook.rules import contract_result, points_needed
 
 GAMES = 300
 

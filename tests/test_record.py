@@ -13,7 +13,7 @@ import pytest
 
 from tarot_advisor.analyzer.cards import EXCUSE, IS_KING, POINTS2, format_cards, parse_cards
 from tarot_advisor.analyzer.game import Side, hand_size
-from tarot_advisor.analyzer.record import (
+from tarot_advisor.analyzer.rulebook.record import (
     RecordError,
     RecordSyntaxError,
     dumps_records,
@@ -23,8 +23,8 @@ from tarot_advisor.analyzer.record import (
     replay,
     replay_game,
 )
-from tarot_advisor.analyzer.referee import Game
-from tarot_advisor.analyzer.rules import (
+from tarot_advisor.analyzer.rulebook.referee import Game
+from tarot_advisor.analyzer.rulebook.rules import (
     IllegalCall,
     IllegalDeal,
     IllegalDiscard,

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from tarot_advisor.analyzer.game import BIDS
-from tarot_advisor.analyzer.study import StudyParameters, columns
+from tarot_advisor.analyzer.studies.study import StudyParameters, columns
 from tarot_advisor.cli.report import main
 from tarot_advisor.reports import thresholds_folder
 from tarot_advisor.reports.thresholds_fit import fit_thresholds, last_upward_crossing

@@ -28,16 +28,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tarot_advisor.analyzer import bitboard as bb
-from tarot_advisor.analyzer import rules
-from tarot_advisor.analyzer import vector_rules as vr
-from tarot_advisor.analyzer.calling import longest_suit_call
 from tarot_advisor.analyzer.cards import EXCUSE, IS_TRUMP, N_CARDS, SUIT, parse_cards
-from tarot_advisor.analyzer.deal import deal
-from tarot_advisor.analyzer.engine import play
 from tarot_advisor.analyzer.game import Contract, hand_size, poignee_thresholds
-from tarot_advisor.analyzer.greedy import GreedyPolicy
-from tarot_advisor.analyzer.policy import RandomPolicy
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.players.policy import RandomPolicy
+from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.playout import vector_rules as vr
+from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.engine import play
+from tarot_advisor.analyzer.rulebook import rules
+from tarot_advisor.analyzer.rulebook.calling import longest_suit_call
 
 VECTORS = Path(__file__).parent / "vectors"
 POSITIONS = 100_000

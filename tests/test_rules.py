@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tarot_advisor.analyzer.cards import format_cards, parse_card, parse_cards
-from tarot_advisor.analyzer.referee import Game
-from tarot_advisor.analyzer.rules import (
+from tarot_advisor.analyzer.rulebook.referee import Game
+from tarot_advisor.analyzer.rulebook.rules import (
     DEFENCE,
     TAKER,
     IllegalCall,

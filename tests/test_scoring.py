@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tarot_advisor.analyzer.game import Side
-from tarot_advisor.analyzer.rules import (
+from tarot_advisor.analyzer.rulebook.rules import (
     DEFENCE,
     TAKER,
     chelem_bonus,

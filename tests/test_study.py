@@ -4,12 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tarot_advisor.analyzer.advice.heuristic import point_count, point_counts
 from tarot_advisor.analyzer.cards import EXCUSE, IS_TRUMP, PETIT, parse_cards
-from tarot_advisor.analyzer.deal import DealError, PetitSecError, complete, deal, petit_sec
 from tarot_advisor.analyzer.game import BIDS, hand_size
-from tarot_advisor.analyzer.heuristic import point_count, point_counts
 from tarot_advisor.analyzer.parallel import chunk_seed
-from tarot_advisor.analyzer.study import (
+from tarot_advisor.analyzer.playout.deal import DealError, PetitSecError, complete, deal, petit_sec
+from tarot_advisor.analyzer.studies.study import (
     StudyError,
     StudyParameters,
     columns,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tarot_advisor.analyzer.record import replay
+from tarot_advisor.analyzer.rulebook.record import replay
 
 FOLDER = Path(__file__).parent / "data" / "tarotclub"
 

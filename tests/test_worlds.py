@@ -8,9 +8,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from tarot_advisor.analyzer import bitboard as bb
 from tarot_advisor.analyzer.cards import parse_cards
-from tarot_advisor.analyzer.worlds import Constraints, NoWorldError, card_set, check, sample
+from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.search.worlds import Constraints, NoWorldError, card_set, check, sample
 
 
 def constraints(may: list[str], must: list[str], count: list[int]) -> Constraints:

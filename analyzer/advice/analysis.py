@@ -1,0 +1,200 @@
+"""What the analysis of one hand says (:func:`advisor.analyse_hand`): per contract, the poignée,
+the chelem, the auction and how the answer leans on the play; ``to_dict()`` is the
+``tarot-advise --json`` document and ``to_frame()`` the per-contract table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..cards import format_card
+from ..game import Contract
+from ..stats import Estimate
+from .auction import AuctionResult
+from .calibrated import CalibratedCount, calibrated_count
+from .hand_samples import Sides
+from .heuristic import PointCount
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+@dataclass(frozen=True)
+class ContractResult:
+    """What the simulation says of one contract, the taker's point of view."""
+
+    contract: Contract
+    p_make: Estimate
+    expected_score: Estimate
+    """The taker's total (e.g. 3 × S with 4 players), poignée hidden, chelem not announced."""
+    p_petit_au_bout: float
+    """Probability that the taker's side wins the Petit au bout."""
+    p_chelem: float
+    """Probability that the taker's side wins every trick (unannounced)."""
+
+
+@dataclass(frozen=True)
+class PoigneeAdvice:
+    """Whether to show the poignée the hand allows, under the recommended contract."""
+
+    eligible: bool
+    """Whether the hand can show a poignée (after the écart, for Prise and Garde)."""
+    p_eligible: float
+    """Share of the samples where it can (the chien may bring trumps)."""
+    size: str | None
+    """``simple``, ``double`` or ``triple``: the largest poignée the hand allows (before the
+    chien), or ``None``."""
+    recommended: bool
+    expected_gain: Estimate
+    """Mean taker's score shown minus hidden: ``bonus`` + ``information``."""
+    bonus: Estimate
+    """The bonus term: + its value × the taker's share when the contract is made, − when not."""
+    information: Estimate
+    """Every other change of the score: what the shown trumps tell the defence, through the
+    play they change. A fair defence can only use it against the taker: ≤ 0."""
+
+
+@dataclass(frozen=True)
+class ChelemAdvice:
+    """Whether to announce a chelem, under the recommended contract."""
+
+    recommended: bool
+    p_chelem: float
+    """Probability of making the chelem when announced (the taker leads the first trick)."""
+    expected_gain: Estimate
+    """Mean taker's score announced minus not announced: ``bonus`` + ``lead``."""
+    bonus: Estimate
+    """The change of the chelem bonus (+400 made / −200 failed announced, against +200 / 0
+    unannounced), at the same play."""
+    lead: Estimate
+    """Every other change of the score: the play changed by the taker leading the first
+    trick."""
+
+    @property
+    def samples(self) -> int:
+        """The samples these rest on: the first ones, as many as settled the verdict
+        (:data:`~.advisor.CHELEM_SETTLED`)."""
+        return int(self.expected_gain.n or 0)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of one hand. ``to_dict()`` is the ``tarot-advise --json`` document and
+    ``to_frame()`` the per-contract table."""
+
+    hand: tuple[int, ...]
+    players: int
+    position: int | None
+    """1 = speaks first and leads; ``None`` = averaged over positions drawn uniformly."""
+    samples: int
+    seed: int
+    point_count: PointCount
+    contracts: dict[Contract, ContractResult]
+    recommendation: str
+    safest: str | None
+    """The contract most likely to be made, when its probability exceeds 50% and it is not
+    the recommendation; else ``None``."""
+    poignee: PoigneeAdvice
+    """The poignée under the recommended (or, to pass, the least bad) contract."""
+    chelem: ChelemAdvice
+    called: int | None
+    """5 players: the card to call (a king the hand lacks, or its own to play alone)."""
+    call_scores: dict[int, float] = field(default_factory=dict)
+    """5 players: each callable card → the best expected score when calling it."""
+    auction: AuctionResult | None = None
+    """The bids heard, the legal actions and each action's value, E[pass] included."""
+    poignees: dict[Contract, PoigneeAdvice] = field(default_factory=dict)
+    """The poignée under each contract."""
+    sides: Sides = field(default_factory=Sides)
+    """The policies that played the cards, the taker's side and the defence."""
+    sensitivity: dict[str, ContractResult] = field(default_factory=dict)
+    """The best contract replayed on the same samples against other defences, by policy."""
+    seconds: float = 0.0
+    records: list[dict] | None = None
+
+    @property
+    def heuristic_agrees(self) -> bool:
+        return self.point_count.bid == self.recommendation
+
+    @property
+    def calibrated(self) -> CalibratedCount:
+        """The hand's calibrated point count for this number of players (issue 12)."""
+        return calibrated_count(self.hand, self.players)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per contract: P(make), E[score] with their standard errors, Petit au bout,
+        chelem."""
+        import pandas as pd  # for notebooks only: importing it costs tarot-advise ~0.2 s
+
+        frame = pd.DataFrame.from_dict(self.to_dict()["contracts"], orient="index")
+        return frame.rename_axis("contract")
+
+    def to_dict(self) -> dict:
+        """The JSON document of ``tarot-advise --json``."""
+        return {
+            "hand": [format_card(c) for c in self.hand],
+            "players": self.players,
+            "position": self.position,
+            "samples": self.samples,
+            "seed": self.seed,
+            "heuristic": {
+                "points": self.point_count.points,
+                "points_with_distribution": self.point_count.points_with_distribution,
+                "bid": self.point_count.bid,
+                "breakdown": dict(self.point_count.breakdown),
+                "calibrated": {"points": self.calibrated.points, "bid": self.calibrated.bid},
+            },
+            "contracts": {
+                contract.value: {
+                    "p_make": result.p_make.mean,
+                    "p_make_se": result.p_make.se,
+                    "expected_score": result.expected_score.mean,
+                    "expected_score_se": result.expected_score.se,
+                    "p_petit_au_bout": result.p_petit_au_bout,
+                    "p_chelem": result.p_chelem,
+                }
+                for contract, result in self.contracts.items()
+            },
+            "poignee": {
+                "eligible": self.poignee.eligible,
+                "p_eligible": self.poignee.p_eligible,
+                "size": self.poignee.size,
+                "recommended": self.poignee.recommended,
+                "expected_gain": self.poignee.expected_gain.mean,
+                "expected_gain_se": self.poignee.expected_gain.se,
+                **_estimates(bonus=self.poignee.bonus, information=self.poignee.information),
+            },
+            "chelem": {
+                "recommended": self.chelem.recommended,
+                "p_chelem": self.chelem.p_chelem,
+                "samples": self.chelem.samples,
+                "expected_gain": self.chelem.expected_gain.mean,
+                "expected_gain_se": self.chelem.expected_gain.se,
+                **_estimates(bonus=self.chelem.bonus, lead=self.chelem.lead),
+            },
+            "recommendation": self.recommendation,
+            "safest": self.safest,
+            "heuristic_agrees": self.heuristic_agrees,
+            "called": None if self.called is None else format_card(self.called),
+            "call_scores": {format_card(c): s for c, s in self.call_scores.items()},
+            **(self.auction.to_dict() if self.auction else {}),
+            "policies": {"taker": self.sides.taker, "defence": self.sides.defence},
+            "sensitivity": {
+                name: {
+                    result.contract.value: {
+                        "p_make": result.p_make.mean,
+                        "expected_score": result.expected_score.mean,
+                        "expected_score_se": result.expected_score.se,
+                    }
+                }
+                for name, result in self.sensitivity.items()
+            },
+        }
+
+
+def _estimates(**named: Estimate) -> dict[str, float]:
+    """``name`` and ``name_se`` of each estimate, the JSON's flat style."""
+    out = {}
+    for name, estimate in named.items():
+        out[name], out[f"{name}_se"] = estimate.mean, estimate.se
+    return out

@@ -1,0 +1,364 @@
+"""The auction around the user: the bids heard, how the others bid, what passing is worth.
+
+The other players bid by a stated *model*: a point count that maps each hand to the contract it
+wants (:class:`PointCountBidder`). A player bids the contract it wants when that is higher than
+every bid so far, and passes otherwise (rules.md §3: each speaks once). Players judge a hand
+with some spread: the count is read with a logistic noise of scale :data:`JUDGEMENT` points, one
+draw per player and deal (``…-exact`` models read it exactly). Without it a Garde heard beside
+a monster hand would be impossible — no other hand counts that much — while real tables do hear
+such Gardes; with it such an auction is merely unlikely, and the hands that fit are the
+strongest the others can hold.
+
+- **The bids heard** condition the deals: each earlier player's hand must produce its bid,
+  passes included. :func:`sample_auction` draws completions of the user's hand and keeps those
+  that fit (vectorised rejection; accepted deals are i.i.d. from the conditional law), and
+  counts the draws for the acceptance rate.
+- **The players after the user** bid by the same model on the same deals. On a deal, what they
+  do depends on the user's action only through one number: the highest contract they want,
+  ``overcall``. Any action below it is overcalled by the first later player who wants it; a bid
+  at or above it stands. So each deal has at most one contract the user may have to defend
+  (:func:`defended_outcome`): that overcall, or, when the user passes and nobody after speaks,
+  the highest bid heard. All pass: a redeal, worth 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..game import BIDS, Contract
+from ..playout.deal import Deals, deal, petit_sec
+from ..playout.engine import play
+from ..playout.scoring import score
+from ..rulebook.calling import longest_suit_call
+from ..stats import Estimate
+from .calibrated import item_counts, shipped_table
+from .heuristic import heuristic_bids, point_counts
+
+MODELS = ("calibrated", "seed", "calibrated-exact", "seed-exact")
+"""Names of the bidding models, the default first: ``calibrated`` the point count fitted for
+the player count (issue 12), ``seed`` the barème of rules.md §11; ``-exact`` without the
+judgement's noise."""
+JUDGEMENT = 4.0
+"""Scale of the logistic noise on a player's count (points): a hand 4 points under a bid's
+line bids it 27% of the time, 12 points under 5%."""
+DEFAULT_MODEL = MODELS[0]
+
+MIN_ACCEPTANCE = 1e-5
+"""Below this share of deals fitting the bids heard, the auction is called impossible."""
+MAX_DRAWS_PER_SAMPLE = 100
+"""Rejection budget: at most this many draws per sample asked for; a rarer auction is analysed
+on the fewer samples accepted."""
+_BATCH = 1 << 15
+
+
+class AuctionError(ValueError):
+    """Bids that cannot have been heard: out of order, too many, unknown, or (nearly) impossible
+    under the bidding model."""
+
+
+@dataclass(frozen=True)
+class PointCountBidder:
+    """A bidding model: each hand wants the contract its point count names."""
+
+    name: str
+    """``seed`` or ``calibrated``."""
+    noise: float = JUDGEMENT
+
+    @property
+    def label(self) -> str:
+        """The model's name in :data:`MODELS`."""
+        return self.name if self.noise else f"{self.name}-exact"
+
+    def makes(self, players: int) -> tuple[bool, ...]:
+        """Which bids of :data:`~.game.BIDS` some hand wants: the calibrated count may merge
+        two lines (4 players: Prise and Garde from the same count, never Garde Contre)."""
+        if self.name == "seed":
+            return (True,) * len(BIDS)
+        lines = [shipped_table(players).thresholds[bid] for bid in BIDS[1:]]
+        made = [True]
+        for index, line in enumerate(lines):
+            above = [x for x in lines[index + 1 :] if x is not None]
+            made.append(line is not None and all(line < x for x in above))
+        return tuple(made)
+
+    def shown_by(self, players: int) -> tuple[int, ...]:
+        """Each bid heard → the want it shows under this model: itself when the model makes
+        it, else the nearest bid above that the model makes (a Prise shows a hand of the
+        calibrated Garde's count), else the nearest below."""
+        made = self.makes(players)
+        shown = [0]
+        for bid in range(1, len(BIDS)):
+            above = [b for b in range(bid, len(BIDS)) if made[b]]
+            below = [b for b in range(bid - 1, 0, -1) if made[b]]
+            shown.append((above or below or [bid])[0])
+        return tuple(shown)
+
+    def wants(self, hands: np.ndarray, players: int, rng: np.random.Generator) -> np.ndarray:
+        """(N,) int8 bid indices into :data:`~.game.BIDS` for ``hands`` (N, h) uint8, each
+        count read with the judgement's noise (drawn from ``rng``)."""
+        noise = rng.logistic(0.0, self.noise, len(hands)) if self.noise else 0.0
+        if self.name == "seed":
+            points, with_distribution = point_counts(hands)
+            return heuristic_bids(points + noise, with_distribution + noise)
+        table = shipped_table(players)
+        return table.bids(table.points(item_counts(hands, players)) + noise)
+
+
+def bidder(model: str | PointCountBidder) -> PointCountBidder:
+    """The model named ``model`` (one of :data:`MODELS`), or ``model`` itself."""
+    if isinstance(model, PointCountBidder):
+        return model
+    if model not in MODELS:
+        raise AuctionError(f"the other players bid by one of {', '.join(MODELS)}, not {model!r}")
+    name, _, exact = model.partition("-")
+    return PointCountBidder(name, 0.0 if exact else JUDGEMENT)
+
+
+def parse_bids(bids: str | Sequence[str], players: int) -> tuple[int, ...]:
+    """Bid indices into :data:`~.game.BIDS` of the bids heard, checked: a legal auction so far
+    (every bid above all before it) that leaves the user a turn to speak."""
+    words = bids.split() if isinstance(bids, str) else list(bids)
+    indices: list[int] = []
+    highest = 0
+    for word in words:
+        key = word.strip().lower().replace("-", "_")
+        try:
+            index = 0 if key == "pass" else BIDS.index(Contract.parse(key).value)
+        except ValueError:
+            raise AuctionError(f"{word!r} is not a bid (one of {', '.join(BIDS)})") from None
+        if index and index <= highest:
+            raise AuctionError(
+                f"{_label(index)} cannot follow {_label(highest)}: each bid must be higher than"
+                " every bid before it"
+            )
+        highest = max(highest, index)
+        indices.append(index)
+    if len(indices) >= players:
+        raise AuctionError(
+            f"{len(indices)} bids were heard but with {players} players at most {players - 1}"
+            " speak before you"
+        )
+    return tuple(indices)
+
+
+def _label(index: int) -> str:
+    return "a pass" if index == 0 else f"a {Contract(BIDS[index]).label}"
+
+
+def legal_actions(heard: Sequence[int]) -> tuple[str, ...]:
+    """What the user may say after ``heard``: pass, or a contract above every bid so far."""
+    highest = max(heard, default=0)
+    return ("pass", *BIDS[highest + 1 :])
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """Deals fitting the bids heard; ``fitting`` of the ``drawn`` deals drawn to find them fit
+    (more than were kept: the last batch overshoots)."""
+
+    deals: Deals
+    fitting: int
+    drawn: int
+
+
+def sample_auction(
+    rng: np.random.Generator,
+    n: int,
+    hand: Sequence[int],
+    players: int,
+    heard: Sequence[int],
+    model: PointCountBidder,
+) -> Drawn:
+    """Up to ``n`` completions of ``hand`` (at seat ``len(heard)``) where each earlier player's
+    hand produces the bid heard and no hand is petit sec, by rejection: uniform over the deals
+    that fit.
+
+    Fewer than ``n`` come back when :data:`MAX_DRAWS_PER_SAMPLE` ``* n`` draws are not enough;
+    :class:`AuctionError` when fewer than 2 fit or the share that fits is below
+    :data:`MIN_ACCEPTANCE`. The analysis draws the same samples twice from the same stream
+    (the chelem is played on them again): the second time comes from a cache, the stream
+    left where the first draw left it, so the numbers are the same either way.
+    """
+    key = (_state_key(rng), n, tuple(hand), players, tuple(heard), model)
+    if key in _CACHE:
+        drawn, state = _CACHE[key]
+        rng.bit_generator.state = state
+        return drawn
+    drawn = _reject(rng, n, list(hand), players, heard, model)
+    _CACHE.clear()  # one entry: the chelem's pass follows the main pass chunk by chunk
+    _CACHE[key] = (drawn, rng.bit_generator.state)
+    return drawn
+
+
+_CACHE: dict[tuple, tuple[Drawn, dict]] = {}
+
+
+def _state_key(rng: np.random.Generator) -> str:
+    return repr(rng.bit_generator.state)
+
+
+def _reject(
+    rng: np.random.Generator,
+    n: int,
+    hand: list[int],
+    players: int,
+    heard: Sequence[int],
+    model: PointCountBidder,
+) -> Drawn:
+    seat = len(heard)
+    shown_by = model.shown_by(players)
+    if petit_sec(np.array(hand, np.uint8)):
+        raise AuctionError("the hand is petit sec: the deal is void and must be redealt")
+    others = [s for s in range(players) if s != seat]
+    accepted: list[np.ndarray] = []
+    found = fitting = drawn = 0
+    rate = 1.0
+    budget = MAX_DRAWS_PER_SAMPLE * n
+    while found < n and drawn < budget:
+        rows = min(_BATCH, budget - drawn, int((n - found) / rate * 1.1) + 64)
+        deals = deal(rng, rows, players, known_hands={seat: hand})
+        hands = deals.hands
+        fits = ~petit_sec(hands[:, others]).any(axis=1)
+        highest = 0
+        for s, bid in enumerate(heard):
+            wants = model.wants(hands[fits, s], players, rng)
+            # A bid shows the want ``shown_by`` it; a pass, no want above the bids so far.
+            ok = wants == shown_by[bid] if bid else wants <= highest
+            fits[np.flatnonzero(fits)[~ok]] = False
+            highest = max(highest, bid)
+        keep = deals.cards[fits][: n - found]
+        accepted.append(keep)
+        found += len(keep)
+        fitting += int(fits.sum())
+        drawn += rows
+        rate = max(fitting / drawn, 1 / budget)
+    if found < 2 or fitting / drawn < MIN_ACCEPTANCE:
+        raise AuctionError(
+            f"the bids heard are (nearly) impossible with this hand when the others bid by the"
+            f" {model.label} count: {fitting} of {drawn:,} deals fit"
+        )
+    return Drawn(Deals(players, np.concatenate(accepted)), fitting, drawn)
+
+
+@dataclass(frozen=True)
+class AuctionSamples:
+    """Per-deal outcomes of the auction around the user, (N,) arrays.
+
+    ``highest`` int8: the highest bid before the user's turn; ``overcall`` int8: the highest
+    contract a later player wants (a user's bid below it is overcalled); ``defended`` int64: the
+    user's score in the one deal the user may defend — against the overcall, or (when nobody
+    after the user speaks) against the highest bid heard — 0 where everybody passes.
+    """
+
+    highest: np.ndarray
+    overcall: np.ndarray
+    defended: np.ndarray
+
+
+def defended_outcome(
+    deals: Deals,
+    user: np.ndarray,
+    model: PointCountBidder,
+    policy,
+    *,
+    rng: np.random.Generator,
+    heard: Sequence[int] | None = None,
+) -> AuctionSamples:
+    """The auction around the user on each deal (the user at seat ``user`` (N,) int64), and the
+    deal the user defends played out (the greedy ``policy`` on both sides). With the bids
+    ``heard`` the earlier players made those; without, they bid by the model too."""
+    n, players = len(deals), deals.players
+    wants = np.stack([model.wants(deals.hands[:, s], players, rng) for s in range(players)], axis=1)
+    seats = np.arange(players)[None, :]
+    before, after = seats < user[:, None], seats > user[:, None]
+    # The earlier players' bids: a want above every bid so far is bid, the first to reach the
+    # maximum holds it.
+    earlier = np.where(before, wants, 0)
+    if heard is not None:
+        earlier = np.zeros_like(wants)
+        earlier[:, : len(heard)] = heard
+    highest = earlier.max(axis=1).astype(np.int8)
+    first_bidder = np.argmax(earlier == highest[:, None], axis=1)
+    later = np.where(after, wants, 0)
+    overcall = later.max(axis=1).astype(np.int8)
+    overcaller = np.argmax(later == overcall[:, None], axis=1)
+    taker = np.where(overcall > highest, overcaller, first_bidder)
+    contract = np.maximum(overcall, highest)
+    defended = np.zeros(n, np.int64)
+    for index in np.unique(contract[contract > 0]):
+        rows = np.flatnonzero(contract == index)
+        sub = Deals(players, deals.cards[rows])
+        takers = taker[rows]
+        called = None
+        if players == 5:
+            called = longest_suit_call(sub.hands[np.arange(len(rows)), takers])
+        playout = play(
+            sub, takers, Contract(BIDS[index]), policy, rng=rng, called=called, keep_plays=False
+        )
+        defended[rows] = score(playout).scores[np.arange(len(rows)), user[rows]]
+    return AuctionSamples(highest, overcall, defended)
+
+
+@dataclass(frozen=True)
+class AuctionResult:
+    """The value of every action the user may take, the bids heard and how they were used."""
+
+    bids: tuple[str, ...] | None
+    """The bids heard (``None``: not given; the earlier players then bid by the model too)."""
+    others: str
+    legal_actions: tuple[str, ...]
+    values: dict[str, Estimate]
+    """Each action (``pass`` and every contract) → the user's expected score, overcalls and
+    the defence counted. Without bids heard a contract that cannot be bid counts as a pass."""
+    acceptance_rate: float | None
+    """Share of the drawn deals that fit the bids heard (``None`` without bids)."""
+
+    @property
+    def expected_pass(self) -> Estimate:
+        return self.values["pass"]
+
+    @property
+    def recommendation(self) -> str:
+        """The legal action of highest expected score."""
+        return max(self.legal_actions, key=lambda action: self.values[action].mean)
+
+    def to_dict(self) -> dict:
+        return {
+            "bids": None if self.bids is None else list(self.bids),
+            "others": self.others,
+            "legal_actions": list(self.legal_actions),
+            "expected_pass": self.expected_pass.mean,
+            "expected_pass_se": self.expected_pass.se,
+            "acceptance_rate": self.acceptance_rate,
+            "actions": {
+                action: {"expected_score": value.mean, "expected_score_se": value.se}
+                for action, value in self.values.items()
+            },
+        }
+
+
+def evaluate(
+    samples: AuctionSamples,
+    taker_scores: dict[Contract, np.ndarray],
+    heard: Sequence[int] | None,
+    others: str,
+    acceptance_rate: float | None,
+) -> AuctionResult:
+    """Every action's value from the auction's outcomes and the user's scores as taker
+    (``taker_scores``: contract → (N,) int64, on the same deals)."""
+    values = {"pass": Estimate.of(samples.defended)}
+    for contract, scores in taker_scores.items():
+        index = BIDS.index(contract.value)
+        stands = (index > samples.highest) & (index >= samples.overcall)
+        values[contract.value] = Estimate.of(np.where(stands, scores, samples.defended))
+    legal = legal_actions(heard) if heard is not None else BIDS
+    return AuctionResult(
+        bids=None if heard is None else tuple(BIDS[i] for i in heard),
+        others=others,
+        legal_actions=tuple(legal),
+        values=values,
+        acceptance_rate=acceptance_rate,
+    )

@@ -1,0 +1,299 @@
+"""The samples behind one hand's analysis: the unseen cards dealt around the hand, every
+contract played on them, per sample.
+
+The unseen cards are dealt ``n`` times per chunk (never a deal where another player holds petit
+sec), the user's hand at the taker's seat — or, with bids heard, only deals whose other hands
+bid as heard. One playout serves Prise and Garde (the same play, the chien taken), one Garde
+Sans and Garde Contre (the chien unseen); where the taker's hand (after the écart) allows a
+poignée, the deal is played again with it shown (:mod:`paired`). :func:`chunk` returns these
+outcomes per sample, typed (:class:`ChunkOutcomes`), for :mod:`advisor` to turn into
+estimates; :func:`announced_chunk` plays one contract again on the same samples with the chelem
+announced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import TypeVar
+
+import numpy as np
+
+from ..game import Contract, Side, chien_size
+from ..players.greedy import GreedyPolicy
+from ..playout.deal import Deals, PetitSecError, complete
+from ..playout.engine import Playout, play
+from ..playout.scoring import PAIRS, Scores, records, score, taker_total
+from ..playout.table import Policy
+from ..policies import policy_named
+from .auction import (
+    AuctionError,
+    AuctionSamples,
+    PointCountBidder,
+    defended_outcome,
+    sample_auction,
+)
+from .hand import HandError
+from .paired import may_show, pair_of, play_pairs
+
+CHUNK = 5000
+"""Samples per chunk: each chunk is one vectorised batch and one random stream."""
+SEARCH_CHUNK = 250
+"""Samples per chunk when a side plays by search (the lookahead, about 0.1 s of CPU a deal): a
+lookahead playout costs the same per deal in chunks of 250, 500 or 1,000 (it searches at most
+:attr:`~.lookahead.LookaheadPolicy.batch` deals at once), and 2,000 samples then make 8 chunks
+that ``--jobs`` can share out, each one step of the progress bar."""
+SEARCHING = frozenset({"lookahead"})
+"""The policies that play by search (:data:`SEARCH_CHUNK`)."""
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class Bidding:
+    """How the others bid (``model``) and, when given, the bids heard (indices into BIDS)."""
+
+    model: PointCountBidder
+    heard: tuple[int, ...] | None = None
+
+
+def sample(
+    rng: np.random.Generator,
+    n: int,
+    hand: tuple[int, ...],
+    players: int,
+    position: int | None,
+    bidding: Bidding,
+) -> tuple[Deals, np.ndarray, tuple[int, int]]:
+    """Completions of ``hand`` with the hand at the taker's seat, the seats (N,), and how many
+    deals of how many drawn fit: ``n`` of ``n``, or with bids heard those of ``n`` or fewer
+    that fit them (:func:`auction.sample_auction`)."""
+    if bidding.heard is not None:
+        try:
+            found = sample_auction(rng, n, hand, players, bidding.heard, bidding.model)
+        except AuctionError as error:
+            raise HandError(str(error)) from None
+        seats = np.full(len(found.deals), len(bidding.heard), np.int64)
+        return found.deals, seats, (found.fitting, found.drawn)
+    seats = rng.integers(0, players, n) if position is None else np.full(n, position - 1)
+    taker = seats.astype(np.int64)
+    hands = np.broadcast_to(np.asarray(hand, np.uint8), (n, len(hand)))
+    try:
+        return complete(rng, hands, taker, players), taker, (n, n)
+    except PetitSecError as error:
+        raise HandError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Who plays the cards, by policy name (:mod:`policies`): the taker's side and the defence."""
+
+    taker: str = "greedy"
+    defence: str = "greedy"
+
+    def policies(self) -> tuple[Policy, Policy]:
+        return policy_named(self.taker), policy_named(self.defence)
+
+    @property
+    def chunk(self) -> int:
+        """Samples per chunk: :data:`SEARCH_CHUNK` when a side searches, else :data:`CHUNK`.
+        It depends on the policies only, never on the workers, so the numbers do not either."""
+        return SEARCH_CHUNK if SEARCHING & {self.taker, self.defence} else CHUNK
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A contract under a call: the key of the per-sample outcomes (``called`` is ``None``
+    below 5 players)."""
+
+    contract: Contract
+    called: int | None
+
+
+def concatenate(parts: Sequence[_T]) -> _T:
+    """One per-sample dataclass from the chunks' (their arrays end to end, in chunk order)."""
+    first = parts[0]
+    arrays = {
+        f.name: None
+        if getattr(first, f.name) is None
+        else np.concatenate([getattr(p, f.name) for p in parts])
+        for f in fields(first)
+    }
+    return type(first)(**arrays)
+
+
+@dataclass(frozen=True)
+class ContractSamples:
+    """Per-sample outcomes of one :class:`Choice`, the poignée hidden and the chelem not
+    announced: (N,) ``made``, ``petit`` (the taker's side won the Petit au bout) and ``chelem``
+    bool, ``score`` int64 the taker's total, ``chelem_bonus`` int64 the chelem's part of it.
+    Where the hand may show a poignée in some deal (with the chien's cards), ``shown_score``
+    int64 the total with it shown (the hidden one where it could not be), ``shown_bonus`` int64
+    the poignée's part of that, and ``shown`` bool whether it could be shown; else ``None``."""
+
+    made: np.ndarray
+    score: np.ndarray
+    petit: np.ndarray
+    chelem: np.ndarray
+    chelem_bonus: np.ndarray
+    shown_score: np.ndarray | None = None
+    shown_bonus: np.ndarray | None = None
+    shown: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class AnnouncedSamples:
+    """Per-sample outcomes with the chelem announced: (N,) ``score`` int64 the taker's total,
+    ``chelem_bonus`` int64 the chelem's part of it, ``chelem`` bool."""
+
+    score: np.ndarray
+    chelem_bonus: np.ndarray
+    chelem: np.ndarray
+
+
+@dataclass(frozen=True)
+class ChunkOutcomes:
+    """What one chunk (or all of them, merged) says of every :class:`Choice`, and the deal
+    records when kept."""
+
+    samples: dict[Choice, ContractSamples]
+    records: list[dict]
+    auction: AuctionSamples
+    fitting: tuple[int, int]
+    """How many deals fit the bids heard, of how many drawn (all of them without bids)."""
+
+    @staticmethod
+    def merge(chunks: Sequence[ChunkOutcomes]) -> ChunkOutcomes:
+        return ChunkOutcomes(
+            {key: concatenate([c.samples[key] for c in chunks]) for key in chunks[0].samples},
+            [r for chunk in chunks for r in chunk.records],
+            concatenate([c.auction for c in chunks]),
+            (sum(c.fitting[0] for c in chunks), sum(c.fitting[1] for c in chunks)),
+        )
+
+
+def chunk(
+    rng: np.random.Generator,
+    n: int,
+    *,
+    hand: tuple[int, ...],
+    players: int,
+    position: int | None,
+    calls: tuple[int | None, ...],
+    keep_records: bool,
+    bidding: Bidding,
+    sides: Sides = Sides(),
+) -> ChunkOutcomes:
+    """Every contract under every call on ``n`` samples (see :class:`ContractSamples`), and
+    the auction around the user on the same samples (played by the greedy)."""
+    deals, taker, fitting = sample(rng, n, hand, players, position, bidding)
+    n = len(deals)
+    policy, defence = sides.policies()
+    samples: dict[Choice, ContractSamples] = {}
+    dumped: list[dict] = []
+    # Every call and both pairs in one engine run (the samples once per call and pair, one
+    # after the other): a run costs about as much for a few deals as for many when a side
+    # searches.
+    every = len(calls)
+    pairs = play_pairs(
+        Deals(players, np.tile(deals.cards, (every, 1))),
+        np.tile(taker, every),
+        tuple(first for first, _ in PAIRS),
+        policy,
+        rng=rng,
+        called=None if calls == (None,) else np.repeat(np.array(calls, np.int64), n),
+        defence_policy=defence,
+    )
+    for index, called in enumerate(calls):
+        for first, _ in PAIRS:
+            pair = pairs[first].part(index * n, (index + 1) * n)
+            if keep_records:
+                dumped += _records(pair.hidden, pair.hidden_scores)
+                if pair.shown is not None:
+                    dumped += _records(pair.shown, pair.shown_scores)
+            extra = chien_size(players) if first.takes_chien else 0
+            replayed = bool(may_show(np.array(hand), players, extra))  # in some deals, maybe
+            for contract, scores in pair.hidden_scores.items():
+                samples[Choice(contract, called)] = ContractSamples(
+                    made=scores.made,
+                    score=scores.taker_score,
+                    petit=scores.petit_au_bout == Side.TAKER,
+                    chelem=scores.chelem == Side.TAKER,
+                    chelem_bonus=taker_total(pair.hidden, scores.chelem_bonus),
+                    shown_score=pair.shown_score(contract) if replayed else None,
+                    shown_bonus=pair.shown_bonus(contract) if replayed else None,
+                    shown=pair.showed() if replayed else None,
+                )
+    auction = defended_outcome(
+        deals, taker, bidding.model, GreedyPolicy(), rng=rng, heard=bidding.heard
+    )
+    return ChunkOutcomes(samples, dumped, auction, fitting)
+
+
+def _records(playout: Playout, scores: dict[Contract, Scores]) -> list[dict]:
+    return [record for s in scores.values() for record in records(playout, s)]
+
+
+def announced_chunk(
+    rng: np.random.Generator,
+    n: int,
+    *,
+    hand: tuple[int, ...],
+    players: int,
+    position: int | None,
+    choice: Choice,
+    bidding: Bidding,
+    sides: Sides = Sides(),
+) -> AnnouncedSamples:
+    """``choice`` played on the same ``n`` samples as :func:`chunk`'s (the same stream), the
+    chelem announced."""
+    where = dict(hand=hand, players=players, position=position, bidding=bidding)
+    playout = _replay(rng, n, choice.contract, choice, sides, where, announce_chelem=True)
+    scores = score(playout)
+    return AnnouncedSamples(
+        scores.taker_score, taker_total(playout, scores.chelem_bonus), scores.chelem == Side.TAKER
+    )
+
+
+def sensitivity_chunk(
+    rng: np.random.Generator,
+    n: int,
+    *,
+    hand: tuple[int, ...],
+    players: int,
+    position: int | None,
+    choice: Choice,
+    bidding: Bidding,
+    sides: Sides,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``choice`` played on the same ``n`` samples as :func:`chunk`'s (the same stream) by
+    ``sides``, the poignée hidden: (N,) bool made and int64 the taker's total."""
+    where = dict(hand=hand, players=players, position=position, bidding=bidding)
+    playout = _replay(rng, n, pair_of(choice.contract)[0], choice, sides, where)
+    scores = score(playout, choice.contract)
+    return scores.made, scores.taker_score
+
+
+def _replay(
+    rng: np.random.Generator,
+    n: int,
+    played: Contract,
+    choice: Choice,
+    sides: Sides,
+    where: dict,
+    **options,
+) -> Playout:
+    """The samples of :func:`chunk` dealt again (``where``: :func:`sample`'s hand, players,
+    position and bidding) and played under ``played``, the taker's poignée hidden."""
+    deals, taker, _ = sample(rng, n, **where)
+    return play(
+        deals,
+        taker,
+        played,
+        *sides.policies(),
+        rng=rng,
+        called=choice.called,
+        taker_poignee=False,
+        keep_plays=False,
+        **options,
+    )

@@ -1,0 +1,194 @@
+"""One pair of contracts played on N deals: the poignée hidden, then shown where it may be.
+
+The advisor (one hand, many deals) and the thresholds study (many hands) both measure every
+contract on the same deals. Prise and Garde share one playout, Garde Sans and Garde Contre
+another (:data:`scoring.PAIRS`); the deals where the taker's hand as played (after the écart)
+allows a poignée are played once more with it shown (in the same engine run), so that the gain
+of showing is a paired difference. Elsewhere showing is not an option and the play would be the
+same: the score shown is the score hidden (not a second draw of a policy that searches at
+random).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import trumps_and_excuse
+from ..game import Contract, poignee_thresholds
+from ..playout import bitboard as bb
+from ..playout import vector_rules
+from ..playout.deal import Deals
+from ..playout.engine import Playout, play
+from ..playout.scoring import PAIRS, Scores, score, taker_total
+
+
+@dataclass(frozen=True)
+class PairPlay:
+    """A contract pair played on N deals.
+
+    ``hidden``: the playout with the taker's poignée hidden, ``hidden_scores`` its scores under
+    each contract of the pair. ``rows``: (M,) int64 the deals played again with the poignée
+    shown (``shown``, ``shown_scores``: those M deals), or ``None`` when none was.
+    """
+
+    hidden: Playout
+    hidden_scores: dict[Contract, Scores]
+    rows: np.ndarray | None = None
+    shown: Playout | None = None
+    shown_scores: dict[Contract, Scores] | None = None
+
+    def shown_score(self, contract: Contract) -> np.ndarray:
+        """(N,) int64 the taker's total with the poignée shown where the deal was played again,
+        the hidden score elsewhere."""
+        total = self.hidden_scores[contract].taker_score.copy()
+        if self.shown_scores is not None:
+            total[self.rows] = self.shown_scores[contract].taker_score
+        return total
+
+    def shown_bonus(self, contract: Contract) -> np.ndarray:
+        """(N,) int64 the term of the taker's own poignée in its total with it shown: the bonus
+        goes to the side that wins the contract (rules.md §7), so it is + or − its value times
+        the taker's share; 0 where the deal was not played again. The rest of the gain of
+        showing comes from the play that the shown trumps changed."""
+        bonus = np.zeros(len(self.hidden), np.int64)
+        if self.shown is not None and self.shown_scores is not None:
+            shown = self.shown
+            own_hi = shown.shown_hi[shown.taker, np.arange(len(shown))]
+            own = vector_rules.poignee_bonus(own_hi, shown.players)
+            sign = np.where(self.shown_scores[contract].made, 1, -1)
+            bonus[self.rows] = taker_total(shown, sign * own)
+        return bonus
+
+    def showed(self) -> np.ndarray:
+        """(N,) bool: the taker showed a poignée (its hand, after the écart, allowed one)."""
+        showed = np.zeros(len(self.hidden), bool)
+        if self.shown is not None:
+            taker = self.shown.taker
+            showed[self.rows] = self.shown.shown_hi[taker, np.arange(len(taker))] != bb.ZERO
+        return showed
+
+    def part(self, start: int, stop: int) -> PairPlay:
+        """The deals ``start`` … ``stop`` − 1 alone, numbered from 0 (the whole when they are
+        all the deals)."""
+        if (start, stop) == (0, len(self.hidden)):
+            return self
+        rows = np.arange(start, stop)
+        hidden = self.hidden.take(rows)
+        hidden_scores = {c: s.take(rows) for c, s in self.hidden_scores.items()}
+        if self.rows is None or self.shown is None or self.shown_scores is None:
+            return PairPlay(hidden, hidden_scores)
+        mine = np.flatnonzero((self.rows >= start) & (self.rows < stop))
+        if mine.size == 0:
+            return PairPlay(hidden, hidden_scores)
+        shown = self.shown.take(mine)
+        shown_scores = {c: s.take(mine) for c, s in self.shown_scores.items()}
+        return PairPlay(hidden, hidden_scores, self.rows[mine] - start, shown, shown_scores)
+
+
+def pair_of(contract: Contract) -> tuple[Contract, Contract]:
+    """The pair of :data:`scoring.PAIRS` that ``contract`` belongs to."""
+    return next(p for p in PAIRS if contract in p)
+
+
+def may_show(cards: np.ndarray, players: int, extra: int = 0) -> np.ndarray:
+    """(N,) bool: ``cards`` ((N, k) card ids) hold enough trumps and Excuse for a poignée,
+    counting ``extra`` more cards (what a chien might still bring)."""
+    return trumps_and_excuse(cards) + extra >= poignee_thresholds(players)[0]
+
+
+def taker_may_show(playout: Playout) -> np.ndarray:
+    """(N,) bool: the taker's hand, as he played it (after the écart), held enough trumps and
+    Excuse for a poignée."""
+    n = playout.players
+    position = np.arange(len(playout.played_hi)) % n
+    leader = np.repeat(playout.leaders.T, n, axis=0)  # (T·n, N) the leader of each card's trick
+    own = (leader + position[:, None]) % n == playout.taker
+    hand_hi = np.bitwise_or.reduce(bb.keep(own, playout.played_hi), axis=0)
+    return bb.popcount(hand_hi & bb.ALL_HI) >= poignee_thresholds(n)[0]
+
+
+def play_pair(
+    deals: Deals,
+    taker: np.ndarray,
+    contract: Contract,
+    policy,
+    *,
+    rng: np.random.Generator,
+    called: np.ndarray | int | None,
+    defence_policy=None,
+) -> PairPlay:
+    """Play ``deals`` under ``contract``'s pair: :func:`play_pairs` for one pair."""
+    first = pair_of(contract)[0]
+    pairs = play_pairs(
+        deals, taker, (first,), policy, rng=rng, called=called, defence_policy=defence_policy
+    )
+    return pairs[first]
+
+
+def play_pairs(
+    deals: Deals,
+    taker: np.ndarray,
+    firsts: tuple[Contract, ...],
+    policy,
+    *,
+    rng: np.random.Generator,
+    called: np.ndarray | int | None,
+    defence_policy=None,
+) -> dict[Contract, PairPlay]:
+    """Play ``deals`` under the pair of each of ``firsts`` (the first contract of each, as in
+    :data:`scoring.PAIRS`; the poignée hidden, the chelem not announced), and the deals where
+    the taker may show a poignée (:func:`taker_may_show`) again with it shown.
+
+    ``taker``: (N,) int64 seats; ``called``: the called card (5 players), one or (N,).
+    ``policy`` plays for the taker's side, ``defence_policy`` (default: the same) for the
+    defence.
+
+    All are one engine run (a contract per deal, :func:`engine.start`): every pair's deals,
+    and those whose taker holds enough trumps and Excuse with the chien's (before the écart, so
+    a few more than will show) a second time, shown. When a side searches (:mod:`lookahead`),
+    an engine run costs about as much for 3 deals as for 250, and one run of 500 deals is 0.8
+    of two runs of 250.
+    """
+    n = len(deals)
+    dealt = deals.hands[np.arange(n), taker]  # the takers' hands
+    rows, codes, shows, agains = [], [], [], []
+    for first in firsts:
+        held = np.concatenate([dealt, deals.chien], axis=1) if first.takes_chien else dealt
+        again = np.flatnonzero(may_show(held, deals.players))  # played a second time, shown
+        rows.append(np.concatenate([np.arange(n), again]))
+        codes.append(np.full(n + len(again), first.code, np.int8))
+        shows.append(np.arange(n + len(again)) >= n)
+        agains.append(again)
+    every = np.concatenate(rows)
+    played = play(
+        Deals(deals.players, deals.cards[every]),
+        taker[every],
+        np.concatenate(codes),
+        policy,
+        defence_policy,
+        rng=rng,
+        called=called[every] if isinstance(called, np.ndarray) else called,
+        taker_poignee=np.concatenate(shows),
+    )
+    out, start = {}, 0
+    for first, again in zip(firsts, agains, strict=True):
+        size = n + len(again)
+        both = played if size == len(played) else played.take(np.arange(start, start + size))
+        out[first] = _pair(both, first, n, again)
+        start += size
+    return out
+
+
+def _pair(both: Playout, first: Contract, n: int, again: np.ndarray) -> PairPlay:
+    """The :class:`PairPlay` of ``first``'s pair from its playout: the N deals hidden, then
+    ``again`` (M,) int64 of them shown."""
+    hidden = both.take(np.arange(n)) if again.size else both
+    hidden_scores = {c: score(hidden, c) for c in pair_of(first)}
+    showed = taker_may_show(hidden)[again]
+    if not showed.any():
+        return PairPlay(hidden, hidden_scores)
+    shown = both.take(n + np.flatnonzero(showed))
+    shown_scores = {c: score(shown, c) for c in pair_of(first)}
+    return PairPlay(hidden, hidden_scores, again[showed], shown, shown_scores)

@@ -1,0 +1,1 @@
+"""The vectorised engine: N deals dealt and played in lockstep, as array operations."""

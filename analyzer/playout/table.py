@@ -1,0 +1,342 @@
+"""The state of N deals being played, and what one decision sees of it.
+
+:class:`Table` holds N deals in lockstep (every deal at the same trick and position in it);
+:class:`Turn` is one decision; the protocols say what a card-play, écart or poignée policy is.
+Policies import this module, never the engine that drives them.
+
+The rules of play are applied through :mod:`vector_rules` only.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
+
+import numpy as np
+
+from ..game import TAKES_CHIEN
+from . import bitboard as bb
+from . import compiled, vector_rules
+from .bitboard import U64, ZERO
+from .knowledge import PublicKnowledge, lead_bit
+from .vector_rules import NO_SUIT
+
+Candidate = tuple[np.ndarray, np.ndarray]
+"""A card per deal as a pair of one-bit (N,) uint64 masks (zero where there is none)."""
+
+_State = TypeVar("_State")
+
+
+@dataclass
+class Table:
+    """The state of N deals being played, all at the same trick and position in the trick.
+
+    Per-player arrays have shape (n, N) and are indexed by the position in the current trick:
+    row 0 is the trick's leader, row k the k-th player after it (:attr:`seat` gives their seats).
+    The rows turn at the end of every trick so that the winner, who leads next, is row 0; the
+    player to act is then always row :attr:`position`, and those still to play are the rows
+    after it — no per-deal gather is needed while a trick is played. Per-deal arrays are (N,).
+    Card sets are ``uint64`` pairs ``*_lo``/``*_hi`` (see :mod:`bitboard`).
+    """
+
+    players: int
+    contracts: np.ndarray  # (N,) int8 each deal's contract (Contract.code)
+    n_tricks: int
+    seat: np.ndarray  # (n, N) int64 the seat at each position
+    hands_lo: np.ndarray  # (n, N) uint64
+    hands_hi: np.ndarray
+    on_taker_side: np.ndarray  # (n, N) bool: the taker and the partner (is_taker | is_partner)
+    is_taker: np.ndarray  # (n, N) bool, exactly one row per deal
+    is_partner: np.ndarray  # (n, N) bool (5 players), at most one row per deal
+    shown_hi: np.ndarray  # (n, N) uint64 trumps shown in a poignée (public), rows by seat
+    called_lo: np.ndarray  # (N,) uint64 the called card (5 players; else 0)
+    called_hi: np.ndarray
+    ecart_lo: np.ndarray  # (N,) uint64 the écart (known to the taker only)
+    ecart_hi: np.ndarray
+    public: PublicKnowledge  # what all players know beyond the cards played
+    announced_chelem: bool = False  # the taker announced a chelem (and led the first trick)
+    trick: int = 0
+    position: int = 0
+    played_lo: np.ndarray = field(init=False)  # (N,) every card played so far (public)
+    played_hi: np.ndarray = field(init=False)
+    revealed: np.ndarray = field(init=False)  # (N,) bool the called card has been played
+    taker_seat: np.ndarray = field(init=False)  # (N,) int64
+    partner_seat: np.ndarray = field(init=False)  # (N,) int64, −1 none
+    lead_suit: np.ndarray = field(init=False)  # (N,) int64: −1 none yet, 0–3 suit, 4 trumps
+    lead_lo: np.ndarray = field(init=False)  # (N,) uint64 the cards of the suit led
+    lead_hi: np.ndarray = field(init=False)  # (N,) uint64 the trumps when trumps were led
+    lead_bit: np.ndarray = field(init=False)  # (N,) uint8 the void bit of the suit led
+    best_position: np.ndarray = field(init=False)  # (N,) position winning the trick, −1 none
+    best_on_taker_side: np.ndarray = field(init=False)  # (N,) bool
+    beat_lo: np.ndarray = field(init=False)  # (N,) cards that would beat the trick's best card
+    beat_hi: np.ndarray = field(init=False)  # (until its last card, after which none is played)
+    trick_lo: np.ndarray = field(init=False)  # (N,) cards in the current trick
+    trick_hi: np.ndarray = field(init=False)
+    excuse_position: np.ndarray = field(init=False)  # (N,) who played the Excuse here, −1
+    excuse_on_taker_side: np.ndarray = field(init=False)  # (N,) bool
+    taker_tricks: np.ndarray = field(init=False)  # (N,) tricks won by the taker's side
+    defence_tricks: np.ndarray = field(init=False)
+    winners: np.ndarray = field(init=False)  # (T, N) int64 the seat that won each trick, −1
+
+    def __post_init__(self) -> None:
+        n_deals = self.n_deals
+        self.played_lo = np.zeros(n_deals, U64)
+        self.played_hi = np.zeros(n_deals, U64)
+        self.revealed = np.zeros(n_deals, bool)
+        self.taker_seat = (self.seat * self.is_taker).sum(axis=0)
+        self.partner_seat = bb.select(
+            self.is_partner.any(axis=0), (self.seat * self.is_partner).sum(axis=0), -1
+        )
+        self.taker_tricks = np.zeros(n_deals, np.int64)
+        self.defence_tricks = np.zeros(n_deals, np.int64)
+        self.winners = np.full((self.n_tricks, n_deals), -1, np.int64)
+        self._new_trick()
+
+    @property
+    def n_deals(self) -> int:
+        return self.seat.shape[1]
+
+    @property
+    def any_shown(self) -> bool:
+        """Some player of some deal shows a poignée."""
+        return bb.anywhere(self.shown_hi != ZERO)
+
+    @property
+    def takes_chien(self) -> np.ndarray:
+        """(N,) bool: the deal's contract is Prise or Garde (the chien shown and taken)."""
+        return TAKES_CHIEN[self.contracts]
+
+    @property
+    def columns(self) -> np.ndarray:
+        """(N,) int64 0…N−1, each deal's column (read-only): ``row * N + columns`` are the
+        flat indices of one row per deal in an (n, N) array."""
+        return _columns(self.n_deals)
+
+    def _new_trick(self) -> None:
+        n_deals = self.n_deals
+        self.position = 0
+        self.lead_suit = np.full(n_deals, NO_SUIT, np.int64)
+        self.lead_lo = np.zeros(n_deals, U64)
+        self.lead_hi = np.zeros(n_deals, U64)
+        self.lead_bit = np.zeros(n_deals, np.uint8)
+        self.best_position = np.full(n_deals, -1, np.int64)
+        self.best_on_taker_side = np.zeros(n_deals, bool)
+        self.beat_lo = np.full(n_deals, bb.ALL_LO, U64)
+        self.beat_hi = np.full(n_deals, bb.TRUMPS_HI, U64)
+        self.trick_lo = np.zeros(n_deals, U64)
+        self.trick_hi = np.zeros(n_deals, U64)
+        self.excuse_position = np.full(n_deals, -1, np.int64)
+        self.excuse_on_taker_side = np.zeros(n_deals, bool)
+
+    def turn_to(self, leader_position: np.ndarray) -> None:
+        """Start the next trick with the player now at ``leader_position`` (N,) as row 0."""
+        # Row r takes the row leader_position + r, modulo n: its first flat index is looked up
+        # (no integer division), one column per deal.
+        flat = _rotations(self.players, self.n_deals).take(leader_position, axis=1)
+        flat += self.columns
+        for name in _PER_PLAYER:
+            setattr(self, name, getattr(self, name).take(flat))
+        for name in PublicKnowledge.PER_PLAYER:
+            setattr(self.public, name, getattr(self.public, name).take(flat))
+        # The sides follow the seats: cheaper to compare than to turn.
+        self.is_taker = self.seat == self.taker_seat
+        self.is_partner = self.seat == self.partner_seat
+        self.on_taker_side = self.is_taker | self.is_partner
+        self._new_trick()
+
+    def won_by(self, position: int, winner_taker: np.ndarray) -> None:
+        """The trick is complete and the player at ``position`` (N,) has won it, for the taker's
+        side where ``winner_taker`` (N,) bool."""
+        self.winners[self.trick] = self.seat.take(position * self.n_deals + self.columns)
+        self.taker_tricks += winner_taker
+        self.defence_tricks += ~winner_taker
+
+    def side_swept(self, position: int) -> np.ndarray:
+        """(N,) bool: the side of the player at ``position`` has won every trick so far, as that
+        player knows (with 5 players before the called card appears, only its own tricks count
+        as its side's: the partner is unknown)."""
+        on_taker_side = self.on_taker_side[position]
+        swept = bb.select(on_taker_side, self.defence_tricks == 0, self.taker_tricks == 0)
+        if self.players != 5:
+            return swept
+        own = (self.winners[: self.trick] == self.seat[position]).all(axis=0)
+        return bb.select(self.knows_sides(position), swept, own)
+
+    def shown_at(self, position: int) -> np.ndarray:
+        """(N,) uint64 the trumps the player at ``position`` shows in a poignée (it shows them
+        with its first card)."""
+        return np.take_along_axis(self.shown_hi, self.seat[position : position + 1], axis=0)[0]
+
+    def shown_by_now(self) -> np.ndarray:
+        """(n, N) uint64, rows by seat: the trumps shown in poignées as the player to act
+        knows them. In the first trick, the players after it have not shown theirs yet."""
+        if self.trick > 0:
+            return self.shown_hi
+        later = np.arange(self.players)[:, None] > self.position  # (n, 1) by position
+        waiting = np.zeros(self.seat.shape, bool)
+        np.put_along_axis(waiting, self.seat, np.broadcast_to(later, waiting.shape), axis=0)
+        return bb.keep(~waiting, self.shown_hi)
+
+    def knows_sides(self, position: int) -> np.ndarray:
+        """(N,) bool: whether the player at ``position`` knows every player's side (always, but
+        with 5 players before the called card appears, when only the partner knows)."""
+        if self.players != 5:
+            return np.ones(self.n_deals, bool)
+        return self.revealed | self.is_partner[position]
+
+    def known_ally(self, position: int, other: int) -> np.ndarray:
+        """(N,) bool: the player at ``other`` is on the side of the one at ``position``, and the
+        latter knows it."""
+        if other == position:
+            return np.ones(self.n_deals, bool)
+        same_side = self.on_taker_side[position] == self.on_taker_side[other]
+        if self.players != 5:
+            return same_side
+        return self.knows_sides(position) & same_side
+
+    def best_is_known_ally(self, position: int) -> np.ndarray:
+        """(N,) bool: the card winning the trick so far is an ally's, as ``position`` knows."""
+        same_side = self.best_on_taker_side == self.on_taker_side[position]
+        if self.players != 5:
+            return (self.best_position >= 0) & same_side
+        return (self.best_position >= 0) & self.knows_sides(position) & same_side
+
+    def legal(self) -> Candidate:
+        """The cards the player to act may play (rules.md §3, §4), as a (lo, hi) pair of (N,)
+        uint64 sets."""
+        hand_lo, hand_hi = self.hands_lo[self.position], self.hands_hi[self.position]
+        if self.position == 0:
+            if self.players == 5 and self.trick == 0:
+                return vector_rules.first_lead_plays(hand_lo, hand_hi, self.called_lo)
+            # The leader may play anything: legal_plays' answer with no suit led, for less.
+            return hand_lo.copy(), hand_hi.copy()
+        return vector_rules.legal_plays(
+            hand_lo, hand_hi, self.lead_suit, self.beat_hi, suit=(self.lead_lo, self.lead_hi)
+        )
+
+    def play(self, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
+        """The player to act plays one card in every deal: exactly one bit set in
+        ``card_lo | card_hi``."""
+        twins = compiled.twins()
+        if twins is not None:
+            twins.table.lay_down(self, card_lo, card_hi)
+            self.position += 1
+            return
+        k = self.position
+        self.public.observe(self, card_lo, card_hi)
+        self.hands_lo[k] ^= card_lo
+        self.hands_hi[k] ^= card_hi
+        self.played_lo |= card_lo
+        self.played_hi |= card_hi
+        self.trick_lo |= card_lo
+        self.trick_hi |= card_hi
+        if self.players == 5:
+            self.revealed |= ((card_lo & self.called_lo) | (card_hi & self.called_hi)) != ZERO
+
+        is_excuse = card_hi == bb.EXCUSE_HI
+        if bb.anywhere(is_excuse):
+            self.excuse_position = bb.select(is_excuse, k, self.excuse_position)
+            self.excuse_on_taker_side |= is_excuse & self.on_taker_side[k]
+        if k == 0 or bb.anywhere(self.lead_suit == NO_SUIT):
+            self.lead_suit = vector_rules.led_suit(self.lead_suit, card_lo, card_hi)
+            self.lead_lo, self.lead_hi = vector_rules.suit_cards(self.lead_suit)
+            self.lead_bit = lead_bit(self.lead_suit)
+        if k == self.players - 1:  # the trick's last card: what beats the best one is not asked
+            wins = vector_rules.wins(card_lo, card_hi, self.beat_lo, self.beat_hi)
+        else:
+            wins, self.beat_lo, self.beat_hi = vector_rules.beats(
+                card_lo, card_hi, self.lead_suit, self.beat_lo, self.beat_hi, suit_lo=self.lead_lo
+            )
+        self.best_position = bb.select(wins, k, self.best_position)
+        self.best_on_taker_side = bb.select(wins, self.on_taker_side[k], self.best_on_taker_side)
+        self.position += 1
+
+
+def take_deals(state: _State, rows: np.ndarray, drop: tuple[str, ...] = ()) -> _State:
+    """A copy of ``state`` — a :class:`Table`, its :class:`PublicKnowledge`, or any object whose
+    arrays all have the deals along their last axis — holding the deals ``rows`` ((R,) int64,
+    repeats allowed) in that order; the arrays named in ``drop`` are left out (None)."""
+    taken = copy.copy(state)
+    for name, value in vars(state).items():
+        if name in drop:
+            setattr(taken, name, None)
+        elif isinstance(value, np.ndarray):
+            # take keeps the rows contiguous (indexing the last axis would lay them by column)
+            setattr(taken, name, value.take(rows, axis=-1))
+        elif isinstance(value, PublicKnowledge):
+            setattr(taken, name, take_deals(value, rows))
+    return taken
+
+
+@functools.lru_cache(maxsize=4)
+def _columns(n_deals: int) -> np.ndarray:
+    columns = np.arange(n_deals)
+    columns.flags.writeable = False
+    return columns
+
+
+@functools.lru_cache(maxsize=8)
+def _rotations(players: int, n_deals: int) -> np.ndarray:
+    """(n, n) int64: at [r, leader], the first flat index, in an (n, N) array, of the row that
+    becomes row r when the player at ``leader`` leads — ``(leader + r) % n`` times N."""
+    rows = np.arange(players)
+    rotations = (rows[:, None] + rows[None, :]) % players * n_deals
+    rotations.flags.writeable = False
+    return rotations
+
+
+_PER_PLAYER = ("seat", "hands_lo", "hands_hi")
+"""The (n, N) arrays that turn with the rows (the sides follow from the seats)."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What one decision sees: the table, the seat to play and its legal cards, per deal."""
+
+    table: Table
+    position: int  # the player's position in the trick (its row in the table's arrays)
+    legal_lo: np.ndarray  # (N,) uint64 the cards the rules allow
+    legal_hi: np.ndarray
+
+    @property
+    def hand_lo(self) -> np.ndarray:
+        """(N,) uint64 the player's hand."""
+        return self.table.hands_lo[self.position]
+
+    @property
+    def hand_hi(self) -> np.ndarray:
+        return self.table.hands_hi[self.position]
+
+    @property
+    def on_taker_side(self) -> np.ndarray:
+        """(N,) bool: the player is the taker or the partner."""
+        return self.table.on_taker_side[self.position]
+
+    @property
+    def is_taker(self) -> np.ndarray:
+        return self.table.is_taker[self.position]
+
+
+class Policy(Protocol):
+    """Chooses one legal card per deal: ``choose`` returns a one-bit (lo, hi) pair taken from
+    ``turn.legal_lo``/``legal_hi``, deciding only from what the player may know (rules.md §12)."""
+
+    name: str
+
+    def choose(self, turn: Turn, rng: np.random.Generator) -> Candidate: ...
+
+
+class EcartPolicy(Protocol):
+    """Chooses the écart for Prise and Garde: ``count`` cards of each taker's hand + chien
+    ((N,) uint64 pairs), a legal écart (:func:`vector_rules.check_discard`)."""
+
+    def choose(self, hand_lo: np.ndarray, hand_hi: np.ndarray, count: int) -> Candidate: ...
+
+
+class PoigneePolicy(Protocol):
+    """Chooses the trumps a player shows when showing a poignée: ``choose`` returns (N,) uint64
+    sets of trumps (and the Excuse) from each ``hand_hi``, none where the hand allows none."""
+
+    def choose(self, hand_hi: np.ndarray, players: int) -> np.ndarray: ...

@@ -1,0 +1,1 @@
+"""Batch studies over many random hands: where the bid thresholds lie."""
