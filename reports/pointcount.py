@@ -3,7 +3,7 @@ folder.
 
 The folder holds ``study/`` (a thresholds study, or none when an existing study folder is
 reused), ``pointcount-<players>.json`` (the fitted table, ready to ship in
-``analyzer/tables/``), ``held_out.csv`` (agreement and regret per method, cross-validated),
+``analyzer/advice/tables/``), ``held_out.csv`` (agreement and regret per method, cross-validated),
 ``summary.json``, the printable ``card.png`` and ``report.html``.
 """
 
@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from tarot_advisor.analyzer.advice import calibrated
 from tarot_advisor.analyzer.advice.calibrated import CountTable, item_labels, table_name
 from tarot_advisor.analyzer.advice.heuristic import (
     GARDE_CONTRE_FROM,
@@ -88,8 +89,7 @@ def read_study(folder: Path) -> Study:
 def fit_code_version() -> str:
     """A digest of the fitting code and the count's items, for the table's provenance."""
     digest = hashlib.sha256()
-    here = Path(__file__).parent
-    for path in (here / "pointcount_fit.py", here.parent / "analyzer" / "calibrated.py"):
+    for path in (Path(__file__).parent / "pointcount_fit.py", Path(calibrated.__file__)):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

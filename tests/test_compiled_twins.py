@@ -1,4 +1,5 @@
-"""The compiled twins (analyzer/compiled.py) play the array versions' cards and keep their state.
+"""The compiled twins (analyzer/playout/compiled.py) play the array versions' cards and keep
+their state.
 
 The same deals are played twice, once with the array versions only and once with the compiled
 twins (the greedy's choice, laying a card down), and must match: every card, and every array of

@@ -3,7 +3,7 @@
 Deals are played by the engine (greedy and random policies, every contract, poignées shown,
 5-player calls, announced chelems), written as deal records, and replayed card by card through
 the referee (:mod:`record`), whose outcome must equal the engine's own: the array engine, and
-the engine through its compiled twins (analyzer/compiled.py).
+the engine through its compiled twins (analyzer/playout/compiled.py).
 """
 
 import numpy as np

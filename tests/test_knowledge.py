@@ -1,5 +1,6 @@
-"""What each player knows (analyzer/knowledge.py, rules.md §12), each item on a concrete 4-player
-position: what the knowledge model says, and a decision of the greedy that changes because of it.
+"""What each player knows (analyzer/playout/knowledge.py, rules.md §12), each item on a concrete
+4-player position: what the knowledge model says, and a decision of the greedy that changes
+because of it.
 
 Garde Sans unless said (the taker plays the hand he was dealt); seat 0 leads the first trick.
 """

@@ -207,7 +207,7 @@ def test_no_policy_peeks(players: int, policy) -> None:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_array_greedy_does_not_peek_either(players: int) -> None:
     """Elsewhere a test session soon plays the greedy through its compiled twin
-    (analyzer/compiled.py): its reference, the array greedy, is probed here."""
+    (analyzer/playout/compiled.py): its reference, the array greedy, is probed here."""
     with compiled.arrays_only():
         checker = probe(GreedyPolicy(), players, decisions=5_000, seed=10 + players)
     assert checker.mismatches == 0, f"{checker.mismatches} of {checker.checked} decisions"
