@@ -312,6 +312,9 @@ def start(
         ),
         announced_chelem=announce_chelem,
     )
+    if players == 5:
+        # A called card in the chien shown means the taker plays alone, as everyone sees.
+        table.revealed = takes & (((chien_lo & called_lo) | (chien_hi & called_hi)) != ZERO)
     table.turn_to(taker.copy() if announce_chelem else np.zeros(n_deals, np.int64))
     game = InPlay(
         table=table,

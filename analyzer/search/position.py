@@ -4,7 +4,7 @@ A partial record (design.md) has the keys of a deal record, ``tricks`` holding t
 (the last one possibly incomplete), plus ``seat`` (the user's seat) and ``hand`` (the cards the
 user still holds). ``chien`` is the chien shown in Prise and Garde (it may be left out; in Garde
 Sans and Garde Contre nobody sees it, so it must be), ``discard`` the écart, which only the
-taker knows.
+taker knows (the others may give the trumps shown from it, rules.md §3).
 
 :func:`read_position` checks the record card by card and raises :class:`PositionError` (one
 sentence) for an impossible state: a card twice, a card played against what its player had
@@ -190,8 +190,12 @@ def _check_aside(position: Position) -> None:
         if not contract.takes_chien:
             raise PositionError(f"a {contract.label} has no écart: leave `discard` out")
         if position.seat != position.taker:
-            raise PositionError("discard: only the taker knows the écart")
-        if len(position.discard) != size:
+            if not all(IS_TRUMP[c] for c in position.discard) or len(position.discard) > size:
+                raise PositionError(
+                    "discard: only the taker knows the écart; the others may give the trumps"
+                    " shown from it"
+                )
+        elif len(position.discard) != size:
             raise PositionError(f"discard: {size} cards expected, found {len(position.discard)}")
         bad = [c for c in position.discard if IS_KING[c] or IS_BOUT[c]]
         if bad:
@@ -405,13 +409,14 @@ def constraints(position: Position, likely: bool = True) -> Constraints:
         must.append(certain)
         count.append(hand_size(n) - len(position.played[seat]))
     size = chien_size(n)
-    if position.discard is not None:
+    if position.discard is not None and user == taker:
         aside = set(position.discard)
         may.append(aside)
         must.append(aside)
     elif position.contract.takes_chien:
-        may.append({c for c in hidden - placed if _may_discard(c)})
-        must.append({c for c in chien if c in hidden} if user == taker else set())
+        shown_ecart = set(position.discard or ())  # the trumps shown from the écart
+        may.append({c for c in hidden - placed if _may_discard(c)} | shown_ecart)
+        must.append(({c for c in chien if c in hidden} if user == taker else set()) | shown_ecart)
     else:
         may.append(hidden - placed)
         must.append(set())
