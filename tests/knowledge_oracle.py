@@ -14,6 +14,7 @@ seat the cards it certainly holds and the cards it may hold; the same for the ca
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from tarot_advisor.analyzer.cards import (
@@ -28,9 +29,13 @@ from tarot_advisor.analyzer.cards import (
 )
 from tarot_advisor.analyzer.game import chien_size, hand_size
 from tarot_advisor.analyzer.rulebook.record import Record, game_of_record, parse_record
+from tarot_advisor.analyzer.rulebook.referee import Game
 
 TRUMPS = frozenset(c for c in range(N_CARDS) if IS_TRUMP[c])
 """The 21 trumps (not the Excuse)."""
+_SUIT = SUIT.tolist()  # plain lists: the oracle reads them card by card
+_NEVER_ASIDE = frozenset(c for c in range(N_CARDS) if IS_KING[c] or IS_BOUT[c] or IS_TRUMP[c])
+"""What the écart may not hold, unless shown (trumps): kings, bouts, trumps (rules.md §3)."""
 
 
 @dataclass(frozen=True)
@@ -62,106 +67,121 @@ class Known:
         return self.holds[self.seat]
 
 
-def _proofs(record: Record, cut: int):
-    """Replays the first ``cut`` cards through the referee; returns the game, who played each
-    card, and what each seat's plays proved: voids and the highest trump it may hold."""
-    game = game_of_record(record)
-    n = record.players
-    voids: list[set[int]] = [set() for _ in range(n)]
-    cap = [max(TRUMPS)] * n
-    played: list[tuple[int, int]] = []
-    cards = [card for trick in record.tricks for card in trick][:cut]
-    for card in cards:
+class Watcher:
+    """Follows one deal card by card through the referee (:class:`referee.Game`, which says who
+    plays and refuses an illegal card) and keeps what the plays proved: voids, no trumps, the
+    highest trump each seat may still hold. :meth:`known` applies rules.md §12."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        n = game.players
+        self.voids: list[set[int]] = [set() for _ in range(n)]
+        self.cap = [max(TRUMPS)] * n
+        self.played: list[tuple[int, int]] = []
+
+    def play(self, card: int) -> None:
+        game = self.game
         seat, before = game.to_play, list(game.current)
-        game.play(card)  # the referee refuses an illegal card
-        played.append((seat, card))
+        game.play(card)
+        self.played.append((seat, card))
         suited = [c for c in before if c != EXCUSE]
         if not suited or card == EXCUSE:
-            continue  # a lead (or what follows a led Excuse) and the Excuse prove nothing
+            return  # a lead (or what follows a led Excuse) and the Excuse prove nothing
         led = int(SUIT[suited[0]])
         if SUIT[card] != led:
-            voids[seat].add(led)  # did not follow
+            self.voids[seat].add(led)  # did not follow
             if not IS_TRUMP[card]:
-                voids[seat].add(TRUMP)  # and did not trump either
+                self.voids[seat].add(TRUMP)  # and did not trump either
         trumps = [c for c in before if IS_TRUMP[c]]
         if IS_TRUMP[card] and trumps and card < max(trumps):
             # An undertrump: a trump above the best one would have had to be played.
-            cap[seat] = min(cap[seat], max(trumps))
-    return game, played, voids, cap
+            self.cap[seat] = min(self.cap[seat], max(trumps))
+
+    def known(self, seat: int | None = None) -> Known:
+        """What ``seat`` (default: the seat to play next) knows now."""
+        game, played = self.game, self.played
+        n, taker = game.players, game.taker
+        seat = game.to_play if seat is None else seat
+        takes = game.contract.takes_chien
+        gone = {card for _, card in played}
+        hand = frozenset(game.hand(seat))
+        ecart = set(game.discard or ()) if takes else set()
+        shown_ecart = {c for c in ecart if IS_TRUMP[c]}  # shown to all (rules.md §3)
+        own_aside = ecart if seat == taker else set()
+        unseen = set(range(N_CARDS)) - gone - hand - own_aside - shown_ecart
+        # The chien is seen in Prise and Garde (when known): it went to the taker.
+        chien = set(game.chien or ()) if takes else set()
+        # Poignées are shown with their holder's first card.
+        has_played = {s for s, _ in played}
+        poignees = {s: set(cards) & unseen for s, cards in game.shown_poignees if s in has_played}
+        # The shown chien's cards the écart cannot hold: kings, bouts, trumps not shown in it.
+        sure_chien = (chien & _NEVER_ASIDE) - shown_ecart
+        must = [set(poignees.get(s, ())) for s in range(n)]
+        must[taker] |= sure_chien & unseen
+        holds, may_hold = [], []
+        for s in range(n):
+            if s == seat:
+                holds.append(hand)
+                may_hold.append(hand)
+                continue
+            elsewhere = set().union(*(must[o] for o in range(n) if o != s))
+            may = unseen - elsewhere - (chien if s != taker else set())
+            may = {c for c in may if _SUIT[c] not in self.voids[s]}  # the Excuse: no suit
+            may -= {c for c in TRUMPS if c > self.cap[s]}
+            holds.append(frozenset(must[s]))
+            may_hold.append(frozenset(may | must[s]))
+        if takes and seat == taker:
+            aside_holds = aside_may = frozenset(ecart)
+        elif takes:
+            # No king, no bout, and trumps only those shown (rules.md §3).
+            discardable = unseen - _NEVER_ASIDE
+            aside_holds = frozenset(shown_ecart)
+            aside_may = frozenset(discardable | shown_ecart)
+        else:
+            aside_holds = frozenset()
+            aside_may = frozenset(unseen - set().union(*must))
+        plays = Counter(p for p, _ in played)
+        counts = tuple(hand_size(n) - plays[s] for s in range(n))
+        assert sum(counts) + len(gone) + chien_size(n) == N_CARDS
+        return Known(
+            seat=seat,
+            played=tuple(played),
+            counts=counts,
+            holds=tuple(holds),
+            may_hold=tuple(may_hold),
+            aside_holds=aside_holds,
+            aside_may_hold=aside_may,
+            allies=_allies(game, seat, gone),
+            voids=tuple(frozenset(v) for v in self.voids),
+            cap=tuple(self.cap),
+        )
 
 
 def knowledge_at(record: Record, cut: int, seat: int | None = None) -> Known:
     """What ``seat`` (default: the seat to play next) knows after the first ``cut`` cards of
     ``record`` (0 ≤ ``cut`` < every card), per rules.md §12."""
-    game, played, voids, cap = _proofs(record, cut)
-    n, taker = record.players, record.taker
-    seat = game.to_play if seat is None else seat
-    takes = record.contract.takes_chien
-    gone = {card for _, card in played}
-    hand = frozenset(game.hand(seat))
-    ecart = set(game.discard or ()) if takes else set()
-    shown_ecart = {c for c in ecart if IS_TRUMP[c]}  # shown to all (rules.md §3)
-    own_aside = ecart if seat == taker else set()
-    unseen = set(range(N_CARDS)) - gone - hand - own_aside - shown_ecart
-    # The chien is seen in Prise and Garde (when the record gives it): it went to the taker.
-    chien = set(record.chien or ()) if takes else set()
-    # Poignées are shown with their holder's first card.
-    has_played = {s for s, _ in played}
-    poignees = {s: set(cards) & unseen for s, cards in record.poignees if s in has_played}
-    # The shown chien's cards the écart cannot hold: kings, bouts, trumps not shown in it.
-    sure_chien = {c for c in chien if IS_KING[c] or IS_BOUT[c] or IS_TRUMP[c]} - shown_ecart
-    must = [set(poignees.get(s, ())) for s in range(n)]
-    must[taker] |= sure_chien & unseen
-    holds, may_hold = [], []
-    for s in range(n):
-        if s == seat:
-            holds.append(hand)
-            may_hold.append(hand)
-            continue
-        elsewhere = set().union(*(must[o] for o in range(n) if o != s))
-        may = unseen - elsewhere - (chien if s != taker else set())
-        may = {c for c in may if int(SUIT[c]) not in voids[s]}  # the Excuse has a suit of its own
-        may = {c for c in may if not IS_TRUMP[c] or c <= cap[s]}
-        holds.append(frozenset(must[s]))
-        may_hold.append(frozenset(may | must[s]))
-    if takes and seat == taker:
-        aside_holds = aside_may = frozenset(ecart)
-    elif takes:
-        # No king, no bout, and trumps only those shown (rules.md §3).
-        discardable = {c for c in unseen if not (IS_KING[c] or IS_BOUT[c] or IS_TRUMP[c])}
-        aside_holds = frozenset(shown_ecart)
-        aside_may = frozenset(discardable | shown_ecart)
-    else:
-        aside_holds = frozenset()
-        aside_may = frozenset(unseen - set().union(*must))
-    counts = tuple(hand_size(n) - sum(s == p for p, _ in played) for s in range(n))
-    assert sum(counts) + len(gone) + chien_size(n) == N_CARDS
-    return Known(
-        seat=seat,
-        played=tuple(played),
-        counts=counts,
-        holds=tuple(holds),
-        may_hold=tuple(may_hold),
-        aside_holds=aside_holds,
-        aside_may_hold=aside_may,
-        allies=_allies(record, game, seat, gone),
-        voids=tuple(frozenset(v) for v in voids),
-        cap=tuple(cap),
-    )
+    return _watch(record, cut).known(seat)
 
 
-def _allies(record: Record, game, seat: int, gone: set[int]) -> frozenset[int]:
+def _watch(record: Record, cut: int) -> Watcher:
+    watcher = Watcher(game_of_record(record))
+    for card in [card for trick in record.tricks for card in trick][:cut]:
+        watcher.play(card)
+    return watcher
+
+
+def _allies(game: Game, seat: int, gone: set[int]) -> frozenset[int]:
     """The seats ``seat`` knows are on its side. With 5 players: the called card's holder knows
     from the deal; everyone once it is played, or once the chien shown holds it (the taker then
     plays alone); the taker who holds it himself has no ally to know of."""
-    n, taker = record.players, record.taker
+    n, taker = game.players, game.taker
     partner = game.partner  # the referee's: the called card's holder, None when alone
     side = {taker} | ({partner} if partner is not None else set())
     defence = frozenset(range(n)) - side
     if n != 5:
         return frozenset(side) if seat in side else defence
-    called = record.called
-    shown_chien = record.contract.takes_chien and called in (record.chien or ())
+    called = game.called
+    shown_chien = game.contract.takes_chien and called in (game.chien or ())
     if seat == partner or called in gone or shown_chien:
         return frozenset(side) if seat in side else defence
     return frozenset({seat})
@@ -172,7 +192,8 @@ def partial_record(record: dict, cut: int, seat: int) -> dict:
     ``record`` (a deal record as JSON): the tricks so far, its hand, the chien only where it is
     shown, the écart only for the taker, the poignées shown so far."""
     parsed = parse_record(record)
-    game, played, _, _ = _proofs(parsed, cut)
+    watcher = _watch(parsed, cut)
+    game, played = watcher.game, watcher.played
     n = parsed.players
     tricks = [[c for c in trick] for trick in record["tricks"]]
     flat = [c for trick in tricks for c in trick][:cut]

@@ -19,17 +19,20 @@ import copy
 
 import numpy as np
 import pytest
+from knowledge_oracle import Known, Watcher
 
 from tarot_advisor.analyzer.cards import N_CARDS
-from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.game import CONTRACTS, Contract
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 from tarot_advisor.analyzer.players.policy import RandomPolicy, SimplePolicy
 from tarot_advisor.analyzer.playout import bitboard as bb
 from tarot_advisor.analyzer.playout import compiled
-from tarot_advisor.analyzer.playout.deal import deal
-from tarot_advisor.analyzer.playout.engine import play
+from tarot_advisor.analyzer.playout.deal import Deals, deal
+from tarot_advisor.analyzer.playout.ecart import FixedEcart
+from tarot_advisor.analyzer.playout.engine import play, play_on, start
 from tarot_advisor.analyzer.playout.table import Turn
 from tarot_advisor.analyzer.rulebook.calling import longest_suit_call
+from tarot_advisor.analyzer.rulebook.referee import Game
 
 CARD_LO, CARD_HI = bb.from_cards(np.arange(N_CARDS)[:, None])  # (78,) one-bit pairs
 ROUNDS = 60  # rejection rounds per redeal
@@ -47,31 +50,38 @@ def as_sets(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
-def redeal(turn: Turn, rng: np.random.Generator) -> tuple[Turn, np.ndarray]:
+def redeal(
+    turn: Turn, known: list[Known], history: list[tuple], rng: np.random.Generator
+) -> tuple[Turn, np.ndarray]:
     """Another world for the player of ``turn``, and (N,) bool: the deals where one consistent
-    with what it knows was found (elsewhere the world is left as it is)."""
+    with what it knows (``known``, the oracle's, one per deal) was found (elsewhere the world is
+    left as it is). ``history``: (lo, hi, seat) of every card played so far."""
     table = turn.table
-    k, n, n_deals = turn.position, table.players, table.n_deals
-    public = table.public
-    hidden_ecart = table.takes_chien & ~turn.is_taker
-    # Places: the other players' rows, then the écart. What stays put in each: the cards
-    # everyone knows are there (poignées seen, the chien's sure cards, the écart's trumps).
+    n, n_deals = table.players, table.n_deals
+    # Places: the players' rows, then the écart. What stays put in each: the cards the player
+    # knows are there (its hand, poignées seen, the chien's sure cards, the écart's trumps).
     hands = members(table.hands_lo, table.hands_hi)  # (n, N, 78)
-    sure = members(public.holds_lo, public.holds_hi) & hands
-    sure[k] = hands[k]
     ecart = members(table.ecart_lo, table.ecart_hi)
-    shown_in_ecart = members(np.zeros_like(table.ecart_lo), public.ecart_shown_hi)
-    ecart_sure = (ecart & ~hidden_ecart[:, None]) | shown_in_ecart
     places = np.concatenate([hands, ecart[None]])  # (n + 1, N, 78)
-    fixed = np.concatenate([sure, ecart_sure[None]])
+    fixed = np.zeros_like(places)
+    allowed = np.zeros_like(places)
+    at_fixed: list[tuple[int, int, int]] = []  # (place, deal, card), assigned at once
+    at_allowed: list[tuple[int, int, int]] = []
+    for d, kn in enumerate(known):
+        for row, seat in enumerate(table.seat[:, d].tolist()):
+            at_fixed += [(row, d, card) for card in kn.holds[seat]]
+            at_allowed += [(row, d, card) for card in kn.may_hold[seat]]
+        at_fixed += [(n, d, card) for card in kn.aside_holds]
+        at_allowed += [(n, d, card) for card in kn.aside_may_hold]
+    for cells, where in ((fixed, at_fixed), (allowed, at_allowed)):
+        if where:
+            cells[tuple(np.array(where).T)] = True
+    # The oracle must describe the true world too: its sure cards are there, and every card
+    # is where it may be.
+    assert not (fixed & ~places).any(), "the oracle places a card where it is not"
+    assert not (places & ~allowed).any(), "the oracle rules out where a card is"
     loose = places & ~fixed
     counts = loose.sum(axis=2)  # (n + 1, N)
-    # Where each card may go: a hand as far as the player knows (the shown chien's cards only to
-    # the taker), the écart no king, bout or trump (those it holds are shown, so fixed).
-    never_in_ecart = members(np.full(n_deals, bb.KINGS_LO), np.full(n_deals, bb.ALL_HI))
-    allowed = np.concatenate(
-        [members(public.may_hold_lo, public.may_hold_hi), ~never_in_ecart[None]]
-    )
     pool = loose.any(axis=0)  # (N, 78)
     found = np.zeros(n_deals, bool)
     world = places.copy()
@@ -87,49 +97,119 @@ def redeal(turn: Turn, rng: np.random.Generator) -> tuple[Turn, np.ndarray]:
         dealt = (rank[None] >= start[:-1, :, None]) & (rank[None] < start[1:, :, None])
         dealt &= pool[todo][None]
         candidate = fixed[:, todo] | dealt
-        ok = ~(candidate & ~allowed[:, todo] & ~fixed[:, todo]).any(axis=(0, 2))
+        ok = ~(candidate & ~allowed[:, todo]).any(axis=(0, 2))
         rows = np.flatnonzero(todo)[ok]
         world[:, rows] = candidate[:, ok]
         found[rows] = True
-    other = copy.copy(table)
-    other.public = table.public
-    other.hands_lo, other.hands_hi = as_sets(world[:n])
-    other.ecart_lo, other.ecart_hi = as_sets(world[n])
+    return _replayed(turn, world, history), found
+
+
+def _replayed(turn: Turn, world: np.ndarray, history: list[tuple]) -> Turn:
+    """The decision of ``turn`` in the world ``world`` ((n + 1, N, 78) bool, rows by position,
+    then the écart): the deal as it would have been dealt (each hand now with the cards its
+    seat played; the taker's with its écart, less the chien shown), seated by the engine and
+    its ``history`` ((lo, hi, seat) of every card so far) played again, so that everything the
+    table derived from the hands (its knowledge, the sides) is derived again in this world."""
+    table = turn.table
+    n, n_deals = table.players, table.n_deals
+    takes = table.takes_chien
+    now = np.zeros((n, n_deals, N_CARDS), bool)  # rows by seat
+    np.put_along_axis(now, table.seat[:, :, None], world[:n], axis=0)
+    for lo, hi, seat in history:
+        now[seat, np.arange(n_deals)] |= members(lo, hi)
+    ecart = world[n]
+    chien = members(table.public.chien_lo, table.public.chien_hi)
+    taker = now[table.taker_seat, np.arange(n_deals)]
+    now[table.taker_seat, np.arange(n_deals)] = (taker | ecart) & ~(chien & takes[:, None])
+    aside = ~now.any(axis=0)  # the chien as dealt: the shown one, or what no hand holds
+    cards = np.concatenate(
+        [np.nonzero(now[seat])[1].reshape(n_deals, -1) for seat in range(n)]
+        + [np.nonzero(aside)[1].reshape(n_deals, -1)],
+        axis=1,
+    ).astype(np.uint8)
+    called = None
     if n == 5:
-        _recount_sides(other, turn)
-    if table.trick == 0:  # poignées not shown yet are unknown
-        other.shown_hi = table.shown_hi.copy()
-        for position in range(k + 1, n):
-            seat = table.seat[position]
-            other.shown_hi[seat, np.arange(n_deals)] = bb.ZERO
-    return Turn(other, k, turn.legal_lo, turn.legal_hi), found
+        called = bb.card_ids(table.called_lo, table.called_hi).astype(np.int64)
+    shown = table.shown_by_now()
+    game = start(
+        Deals(n, cards),
+        table.taker_seat,
+        table.contracts,
+        called=called,
+        ecart_policy=FixedEcart(*as_sets(ecart)),
+        poignee_policy=ShownPoignees(np.bitwise_or.reduce(shown, axis=0)),
+        announce_chelem=table.announced_chelem,
+    )
+    play_on(game, Script(history), rng=np.random.default_rng(0), until=len(history))
+    other = game.table
+    other.trick = table.trick  # play_on moves to the next trick with its first card
+    legal = other.legal()
+    assert (legal[0] == turn.legal_lo).all() and (legal[1] == turn.legal_hi).all()
+    return Turn(other, turn.position, *legal)
 
 
-def _recount_sides(table, turn: Turn) -> None:
-    """5 players: the partner is whoever holds (or has played) the called card in this world,
-    and every side-dependent count follows."""
-    holds = ((table.hands_lo & table.called_lo) | (table.hands_hi & table.called_hi)) != bb.ZERO
-    is_partner = table.is_partner.copy()
-    hidden = ~(table.revealed | turn.table.is_partner[turn.position])
-    is_partner[:, hidden] = holds[:, hidden] & ~table.is_taker[:, hidden]
-    table.is_partner = is_partner
-    table.on_taker_side = table.is_taker | is_partner
-    seats = np.arange(table.n_deals)
-    taker_side_seat = np.zeros((table.players, table.n_deals), bool)
-    np.put_along_axis(taker_side_seat, table.seat, table.on_taker_side, axis=0)
-    won = table.winners[: table.trick]
-    won_taker = np.take_along_axis(taker_side_seat, np.maximum(won, 0), axis=0) & (won >= 0)
-    table.taker_tricks = won_taker.sum(axis=0)
-    table.defence_tricks = table.trick - table.taker_tricks
-    best = np.maximum(table.best_position, 0)
-    table.best_on_taker_side = table.on_taker_side[best, seats] & (table.best_position >= 0)
-    excuse = np.maximum(table.excuse_position, 0)
-    table.excuse_on_taker_side = table.on_taker_side[excuse, seats] & (table.excuse_position >= 0)
+class Script:
+    """Plays the cards of a history ((lo, hi, seat) per step), step by step."""
+
+    name = "script"
+
+    def __init__(self, history: list[tuple]) -> None:
+        self.history = history
+
+    def choose(self, turn, rng):
+        step = turn.table.trick * turn.table.players + turn.position
+        return self.history[step][:2]
+
+
+class ShownPoignees:
+    """Shows, from each hand, the trumps among ``shown`` ((N,) uint64): the poignées the
+    player to act has seen."""
+
+    def __init__(self, shown: np.ndarray) -> None:
+        self.shown = shown
+
+    def choose(self, hand_hi, players):
+        return hand_hi & self.shown
+
+
+def watchers(table) -> list[Watcher]:
+    """The oracle's watcher of every deal of ``table``, before its first card: the referee's
+    game of the deal as the table holds it."""
+    out = []
+    for d in range(table.n_deals):
+        by_seat = np.argsort(table.seat[:, d])
+        hands = [bb.to_cards(int(table.hands_lo[r, d]), int(table.hands_hi[r, d])) for r in by_seat]
+        contract = CONTRACTS[int(table.contracts[d])]
+        takes = contract.takes_chien
+        shown = [
+            (seat, bb.to_cards(0, int(table.shown_hi[seat, d])))
+            for seat in range(table.players)
+            if table.shown_hi[seat, d]
+        ]
+        called = bb.to_cards(int(table.called_lo[d]), int(table.called_hi[d]))
+        game = Game(
+            table.players,
+            hands,
+            int(table.taker_seat[d]),
+            contract,
+            chien=bb.to_cards(int(table.public.chien_lo[d]), int(table.public.chien_hi[d]))
+            if takes
+            else None,
+            discard=bb.to_cards(int(table.ecart_lo[d]), int(table.ecart_hi[d])) if takes else None,
+            called=called[0] if called else None,
+            poignees=shown,
+            first_leader=int(table.seat[0, d]),
+            validate=False,
+        )
+        out.append(Watcher(game))
+    return out
 
 
 class NoPeekProbe:
     """Plays like ``inner``; at about ``rate`` of its decisions it also asks ``inner`` in a
-    redealt world (same random stream) and records the deals where the answers differ."""
+    world redealt from what the oracle says the player knows (same random stream) and records
+    the deals where the answers differ. It follows every deal through the oracle's watchers
+    (the card each seat played since its last call)."""
 
     def __init__(self, inner, rate: float, seed: int) -> None:
         self.inner, self.rate = inner, rate
@@ -137,10 +217,26 @@ class NoPeekProbe:
         self.rng = np.random.default_rng(seed)
         self.checked = 0
         self.mismatches = 0
+        self._table = None
+
+    def _follow(self, turn) -> None:
+        table = turn.table
+        if table is not self._table:
+            self._table, self._watchers, self.history = table, watchers(table), []
+        else:
+            new_lo, new_hi = table.played_lo ^ self._seen_lo, table.played_hi ^ self._seen_hi
+            self.history.append((new_lo, new_hi, self._seat))
+            for watcher, lo, hi in zip(self._watchers, new_lo, new_hi, strict=True):
+                (card,) = bb.to_cards(int(lo), int(hi))
+                watcher.play(card)
+        self._seen_lo, self._seen_hi = table.played_lo.copy(), table.played_hi.copy()
+        self._seat = table.seat[turn.position].copy()
 
     def choose(self, turn, rng):
+        self._follow(turn)
         if self.rng.random() < self.rate:
-            other, found = redeal(turn, self.rng)
+            known = [watcher.known() for watcher in self._watchers]
+            other, found = redeal(turn, known, self.history, self.rng)
             state = copy.deepcopy(rng.bit_generator.state)
             alt_lo, alt_hi = self.inner.choose(other, rng)
             rng.bit_generator.state = state
@@ -178,7 +274,7 @@ def probe(policy, players: int, decisions: int, seed: int) -> NoPeekProbe:
     """Plays deals (every contract in turn, poignées shown, calls) through a probe until at
     least ``decisions`` decisions were checked in a consistent redealt world."""
     rng = np.random.default_rng(seed)
-    checker = NoPeekProbe(policy, rate=0.2, seed=seed)
+    checker = NoPeekProbe(policy, rate=0.5, seed=seed)
     contracts = list(Contract)
     rounds = 0
     while checker.checked < decisions:
