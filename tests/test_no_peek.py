@@ -4,13 +4,16 @@ when everything it cannot know is dealt again.
 At random decisions of real playouts (every contract, poignées shown, 5-player calls), the world
 is redealt for the player to act: the cards it has not seen and that nobody is known to hold
 (the other hands, and for a defender in Prise or Garde the écart) are shuffled between their
-places, keeping each place's count and everything the player knows — shown voids, no trumps,
-trump limits after an undertrump, poignées seen, the shown chien in the taker's hand or écart,
-no king, bout or unshown trump in the écart, the partner once the called card is played. With
-5 players the partner is whoever then holds the called card, and what follows from sides (who
-won the tricks so far, whose card is winning) is recounted. The policy must choose the same card
-in both worlds, in every deal where a consistent world was found. A policy that looks at the
-next player's hand is caught.
+places, keeping each place's count and everything the player knows. What it knows is the
+oracle's (tests/knowledge_oracle.py, derived from the deal by the referee), not the engine's
+model: shown voids, no trumps, trump limits after an undertrump, poignées seen, the shown chien
+in the taker's hand or écart, no king, bout or unshown trump in the écart, the partner once the
+called card is played. The redealt deal is then seated by the engine and its cards so far
+played again, so that all the table derives from the hands (its knowledge, the sides: with 5
+players the partner is whoever holds the called card in the new world) is derived anew. The
+policy must choose the same card in both worlds, in every deal where a consistent world was
+found. A policy that looks at the next player's hand is caught, and so is a model that lets a
+hidden card leak into what a player knows.
 """
 
 from __future__ import annotations
@@ -50,6 +53,20 @@ def as_sets(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+_BIT = [1 << card for card in range(N_CARDS)]
+_WORD = (1 << 64) - 1
+
+
+def as_members(sets: list[list[frozenset[int]]]) -> np.ndarray:
+    """(h, N, 78) bool from sets of card ids, per deal (N) and place (h)."""
+    masks = [[sum(map(_BIT.__getitem__, cards)) for cards in places] for places in sets]
+    low = np.array([[m & _WORD for m in row] for row in masks], np.uint64)
+    high = np.array([[m >> 64 for m in row] for row in masks], np.uint64)
+    shifts = np.arange(64, dtype=np.uint64)
+    bits = np.concatenate([(low[..., None] >> shifts) & 1, (high[..., None] >> shifts) & 1], -1)
+    return bits[..., :N_CARDS].astype(bool).transpose(1, 0, 2)
+
+
 def redeal(
     turn: Turn, known: list[Known], history: list[tuple], rng: np.random.Generator
 ) -> tuple[Turn, np.ndarray]:
@@ -57,25 +74,17 @@ def redeal(
     with what it knows (``known``, the oracle's, one per deal) was found (elsewhere the world is
     left as it is). ``history``: (lo, hi, seat) of every card played so far."""
     table = turn.table
-    n, n_deals = table.players, table.n_deals
+    n_deals = table.n_deals
     # Places: the players' rows, then the écart. What stays put in each: the cards the player
     # knows are there (its hand, poignées seen, the chien's sure cards, the écart's trumps).
     hands = members(table.hands_lo, table.hands_hi)  # (n, N, 78)
     ecart = members(table.ecart_lo, table.ecart_hi)
     places = np.concatenate([hands, ecart[None]])  # (n + 1, N, 78)
-    fixed = np.zeros_like(places)
-    allowed = np.zeros_like(places)
-    at_fixed: list[tuple[int, int, int]] = []  # (place, deal, card), assigned at once
-    at_allowed: list[tuple[int, int, int]] = []
-    for d, kn in enumerate(known):
-        for row, seat in enumerate(table.seat[:, d].tolist()):
-            at_fixed += [(row, d, card) for card in kn.holds[seat]]
-            at_allowed += [(row, d, card) for card in kn.may_hold[seat]]
-        at_fixed += [(n, d, card) for card in kn.aside_holds]
-        at_allowed += [(n, d, card) for card in kn.aside_may_hold]
-    for cells, where in ((fixed, at_fixed), (allowed, at_allowed)):
-        if where:
-            cells[tuple(np.array(where).T)] = True
+    seated = list(zip(known, table.seat.T.tolist(), strict=True))  # seats by row, per deal
+    fixed = as_members([[*(kn.holds[s] for s in order), kn.aside_holds] for kn, order in seated])
+    allowed = as_members(
+        [[*(kn.may_hold[s] for s in order), kn.aside_may_hold] for kn, order in seated]
+    )
     # The oracle must describe the true world too: its sure cards are there, and every card
     # is where it may be.
     assert not (fixed & ~places).any(), "the oracle places a card where it is not"
@@ -111,7 +120,7 @@ def _replayed(turn: Turn, world: np.ndarray, history: list[tuple]) -> Turn:
     its ``history`` ((lo, hi, seat) of every card so far) played again, so that everything the
     table derived from the hands (its knowledge, the sides) is derived again in this world."""
     table = turn.table
-    n, n_deals = table.players, table.n_deals
+    n_deals = table.n_deals
     takes = table.takes_chien
     now = np.zeros((n, n_deals, N_CARDS), bool)  # rows by seat
     np.put_along_axis(now, table.seat[:, :, None], world[:n], axis=0)
@@ -295,8 +304,10 @@ def probe(policy, players: int, decisions: int, seed: int) -> NoPeekProbe:
     "policy", [GreedyPolicy(), SimplePolicy(), RandomPolicy()], ids=lambda p: p.name
 )
 def test_no_policy_peeks(players: int, policy) -> None:
-    checker = probe(policy, players, decisions=10_000, seed=players)
-    assert checker.checked >= 10_000
+    # The greedy is the one that reads what it knows: it gets the most decisions.
+    decisions = 10_000 if policy.name == "greedy" else 4_000
+    checker = probe(policy, players, decisions=decisions, seed=players)
+    assert checker.checked >= decisions
     assert checker.mismatches == 0, f"{checker.mismatches} of {checker.checked} decisions"
 
 
