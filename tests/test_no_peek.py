@@ -120,7 +120,7 @@ def _replayed(turn: Turn, world: np.ndarray, history: list[tuple]) -> Turn:
     its ``history`` ((lo, hi, seat) of every card so far) played again, so that everything the
     table derived from the hands (its knowledge, the sides) is derived again in this world."""
     table = turn.table
-    n_deals = table.n_deals
+    n, n_deals = table.players, table.n_deals
     takes = table.takes_chien
     now = np.zeros((n, n_deals, N_CARDS), bool)  # rows by seat
     np.put_along_axis(now, table.seat[:, :, None], world[:n], axis=0)
