@@ -3,16 +3,21 @@ seat plays before the position of interest, and the card the greedy policy then 
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Mapping
 
 import numpy as np
 
 from tarot_advisor.analyzer.cards import N_CARDS, format_card, parse_cards
-from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.game import Contract, chien_size, hand_size
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 from tarot_advisor.analyzer.playout import bitboard as bb
 from tarot_advisor.analyzer.playout.deal import Deals
 from tarot_advisor.analyzer.playout.engine import Playout, play
+from tarot_advisor.analyzer.rulebook.record import record_of_game
+from tarot_advisor.analyzer.rulebook.referee import Game
+from tarot_advisor.analyzer.rulebook.rules import is_petit_sec
 
 PLAYERS = 4
 HAND = 18
@@ -95,3 +100,46 @@ def card_played(playout: Playout, seat: int, trick: int) -> str:
     """The card ``seat`` played in ``trick`` (1 for the first), in the notation."""
     leader = int(playout.leaders[0, trick - 1])
     return format_card(int(playout.plays[0, trick - 1, (seat - leader) % PLAYERS]))
+
+
+def end_position(
+    players: int,
+    contract: str,
+    taker: int,
+    leader: int,
+    kept: dict[int, str],
+    seed: int,
+    called: str | None = None,
+) -> dict:
+    """A partial record, as ``leader`` sees it, whose seats still hold ``kept`` (seat → cards)
+    and where ``leader`` is to lead: a random legal deal played at random by the referee, the
+    kept cards never played, tried again until such a deal gives ``leader`` the lead."""
+    rng = random.Random(seed)
+    kept_cards = {seat: parse_cards(text) for seat, text in kept.items()}
+    left = len(next(iter(kept_cards.values())))
+    reserved = {c for cards in kept_cards.values() for c in cards}
+    for _ in range(5000):
+        rest = [c for c in range(78) if c not in reserved]
+        rng.shuffle(rest)
+        size, hands = hand_size(players) - left, []
+        for seat in range(players):
+            hands.append(kept_cards[seat] + rest[seat * size : (seat + 1) * size])
+        chien = rest[players * size :]
+        assert len(chien) == chien_size(players)
+        if any(is_petit_sec(hand) for hand in hands):
+            continue
+        call = None if called is None else parse_cards(called)[0]
+        game = Game(players, hands, taker, Contract(contract), chien=chien, called=call)
+        while len(game.tricks) < hand_size(players) - left:
+            free = [c for c in game.legal_plays() if c not in reserved]
+            if not free:
+                break
+            game.play(rng.choice(free))
+        if len(game.tricks) == hand_size(players) - left and game.to_play == leader:
+            record = record_of_game(game, with_result=False)
+            record.pop("chien")
+            record.pop("discard")
+            record["seat"] = leader
+            record["hand"] = [format_card(c) for c in kept_cards[leader]]
+            return json.loads(json.dumps(record))
+    raise AssertionError("no deal reaches that end position")

@@ -3,66 +3,18 @@ positions where one card is plainly right, that card ranks first; only legal car
 
 from __future__ import annotations
 
-import json
-import random
-
 import numpy as np
 import pytest
+from policy_helpers import end_position
 
 from tarot_advisor.analyzer.advice.cardplay import advise_play
 from tarot_advisor.analyzer.cards import format_card, parse_cards
-from tarot_advisor.analyzer.game import Contract, chien_size, hand_size
 from tarot_advisor.analyzer.playout import bitboard as bb
 from tarot_advisor.analyzer.playout.scoring import records, score
-from tarot_advisor.analyzer.rulebook.record import record_of_game, replay
-from tarot_advisor.analyzer.rulebook.referee import Game
-from tarot_advisor.analyzer.rulebook.rules import is_petit_sec
+from tarot_advisor.analyzer.rulebook.record import replay
 from tarot_advisor.analyzer.search.lookahead import LookaheadPolicy
 from tarot_advisor.analyzer.search.midgame import continue_play, draw_worlds
 from tarot_advisor.analyzer.search.position import read_position
-
-
-def end_position(
-    players: int,
-    contract: str,
-    taker: int,
-    leader: int,
-    kept: dict[int, str],
-    seed: int,
-    called: str | None = None,
-) -> dict:
-    """A partial record, as ``leader`` sees it, whose seats still hold ``kept`` (seat → cards)
-    and where ``leader`` is to lead: a random legal deal played at random by the referee, the
-    kept cards never played, tried again until such a deal gives ``leader`` the lead."""
-    rng = random.Random(seed)
-    kept_cards = {seat: parse_cards(text) for seat, text in kept.items()}
-    left = len(next(iter(kept_cards.values())))
-    reserved = {c for cards in kept_cards.values() for c in cards}
-    for _ in range(5000):
-        rest = [c for c in range(78) if c not in reserved]
-        rng.shuffle(rest)
-        size, hands = hand_size(players) - left, []
-        for seat in range(players):
-            hands.append(kept_cards[seat] + rest[seat * size : (seat + 1) * size])
-        chien = rest[players * size :]
-        assert len(chien) == chien_size(players)
-        if any(is_petit_sec(hand) for hand in hands):
-            continue
-        call = None if called is None else parse_cards(called)[0]
-        game = Game(players, hands, taker, Contract(contract), chien=chien, called=call)
-        while len(game.tricks) < hand_size(players) - left:
-            free = [c for c in game.legal_plays() if c not in reserved]
-            if not free:
-                break
-            game.play(rng.choice(free))
-        if len(game.tricks) == hand_size(players) - left and game.to_play == leader:
-            record = record_of_game(game, with_result=False)
-            record.pop("chien")
-            record.pop("discard")
-            record["seat"] = leader
-            record["hand"] = [format_card(c) for c in kept_cards[leader]]
-            return json.loads(json.dumps(record))
-    raise AssertionError("no deal reaches that end position")
 
 
 def test_the_21_first_saves_the_petit_au_bout():

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from policy_helpers import end_position
 
-from tarot_advisor.analyzer.cards import parse_cards
+from tarot_advisor.analyzer.cards import format_card, parse_cards
 from tarot_advisor.analyzer.game import CONTRACTS, Contract
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 from tarot_advisor.analyzer.playout import bitboard as bb
 from tarot_advisor.analyzer.playout.deal import deal
 from tarot_advisor.analyzer.playout.engine import play
-from tarot_advisor.analyzer.playout.scoring import records, score
+from tarot_advisor.analyzer.playout.scoring import per_defender_as_played, records, score
 from tarot_advisor.analyzer.rulebook.record import replay
 from tarot_advisor.analyzer.search.lookahead import (
     LookaheadPolicy,
@@ -20,6 +21,8 @@ from tarot_advisor.analyzer.search.lookahead import (
     distinct_cards,
     lowest_equivalent,
 )
+from tarot_advisor.analyzer.search.midgame import continue_play, draw_worlds
+from tarot_advisor.analyzer.search.position import read_position
 from tarot_advisor.analyzer.search.worlds import card_set
 from tarot_advisor.reports.duel import choose_takers, playing
 
@@ -171,3 +174,73 @@ def _set(text: str) -> tuple[np.ndarray, np.ndarray]:
 
 def _cards(lo: np.ndarray, hi: np.ndarray) -> set[int]:
     return set(bb.to_cards(int(lo[0]), int(hi[0])))
+
+
+# --- exact end positions: the plainly right card ------------------------------------------------
+
+
+def lookahead_choice(data: dict, side: str, worlds: int = 16, runs: int = 6) -> set[str]:
+    """The cards a ``side`` lookahead plays at the position of the partial record ``data``,
+    continued in ``runs`` consistent worlds (each decision searches its own ``worlds``)."""
+    position = read_position(data)
+    rng = np.random.default_rng(0)
+    policy = LookaheadPolicy(worlds=worlds, side=side)
+    run = continue_play(position, draw_worlds(position, runs, rng), None, rng, policy)
+    step = sum(len(trick) for trick in data["tricks"])
+    return {format_card(card) for card in run.playout.plays.reshape(runs, -1)[:, step]}
+
+
+@pytest.mark.parametrize(
+    ("players", "kept", "called", "seed"),
+    [
+        (3, {0: "21 1", 1: "5 3♦", 2: "4♦ 2♦"}, None, 11),
+        (5, {0: "21 1", 1: "5 3♦", 2: "4♦ 2♦", 3: "7♠ 6♠", 4: "R♦ 9♠"}, "R♦", 1),
+    ],
+    ids=["3-players", "5-players"],
+)
+def test_the_taker_draws_the_last_trump_with_the_21_and_takes_the_petit_au_bout(
+    players, kept, called, seed
+):
+    # Two tricks to go, the taker to lead with the 21 and the Petit; one defender has the 5.
+    # The 21 first draws the 5 and the Petit wins the last trick (au bout, 10 × 4); the Petit
+    # first falls to the 5 (a bout lost, and the bonus to the defence).
+    data = end_position(players, "garde_sans", 0, 0, kept, seed=seed, called=called)
+    assert lookahead_choice(data, "taker") == {"21"}
+
+
+def test_a_defender_plays_the_excuse_before_the_last_trick():
+    # Two tricks to go; seat 0 defends with the Excuse and the 2♠, the taker holds the 21 and
+    # the 20 and wins both tricks. The Excuse kept to the last trick would go to him (rules.md
+    # §5): played now, the defence keeps it.
+    data = end_position(
+        4, "garde_sans", 1, 0, {0: "Excuse 2♠", 1: "21 20", 2: "4♦ 2♦", 3: "7♥ 6♥"}, seed=3
+    )
+    assert lookahead_choice(data, "defence") == {"Excuse"}
+
+
+def test_a_defender_with_three_players_cashes_its_king_first():
+    # No trumps left. Seat 0 defends with the R♥ and the 2♣; the taker holds the R♣ and the D♦.
+    # The 2♣ first: the taker wins it with the R♣ and leads the D♦, and seat 0, void in
+    # diamonds, throws the R♥ away to the taker's trick. The R♥ first wins it.
+    data = end_position(3, "garde_sans", 1, 0, {0: "R♥ 2♣", 1: "R♣ D♦", 2: "5♥ 3♣"}, seed=4)
+    assert lookahead_choice(data, "defence", worlds=64) == {"R♥"}
+
+
+def test_the_lookahead_taker_beats_the_greedy_on_the_same_deals():
+    # A paired duel: 300 four-player Garde deals, the taker the seat with the highest count,
+    # played once by the greedy and once by the lookahead taker (8 worlds), the greedy
+    # defending both times, the same random stream. Measured (seed 2): +17.6 ± 3.1 per
+    # defender; a lookahead that plays its worst card loses about 79 ± 4. The gain must be
+    # positive by more than 2 standard errors.
+    n = 300
+    deals = deal(np.random.default_rng(2), n, 4, reject_petit_sec=True)
+    taker, _ = choose_takers(deals)
+    greedy = GreedyPolicy()
+
+    def taker_score(policy) -> np.ndarray:
+        playout = play(deals, taker, Contract.GARDE, policy, greedy, rng=np.random.default_rng(1))
+        return per_defender_as_played(playout)
+
+    gain = taker_score(LookaheadPolicy(worlds=8, side="taker")) - taker_score(greedy)
+    se = gain.std(ddof=1) / np.sqrt(n)
+    assert gain.mean() > 2 * se, f"{gain.mean():+.1f} ± {se:.1f}"
