@@ -18,6 +18,7 @@ from tarot_advisor.analyzer.advice.auction import (
 from tarot_advisor.analyzer.advice.heuristic import heuristic_bids, point_counts
 from tarot_advisor.analyzer.cards import parse_hand
 from tarot_advisor.analyzer.game import BIDS
+from tarot_advisor.analyzer.playout.deal import deal
 from tarot_advisor.cli.advise import main as advise
 
 EXAMPLE = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
@@ -129,3 +130,38 @@ def test_an_impossible_auction_gets_one_sentence_and_exit_2():
     )
     assert result.exit_code == 2
     assert "impossible" in result.stderr and result.stderr.count("\n") == 1
+
+
+# --- the bids heard condition the deals: two independent guards ---------------------------------
+
+
+def test_the_bids_heard_shift_the_bidders_point_counts():
+    # With the judgement's noise (the model the advice uses): behind three passes each earlier
+    # hand counts fewer points than a hand dealt at random beside the same one, and a Garde
+    # bidder more, each by far more than the error of the means.
+    hand = parse_hand(AVERAGE)
+    bidder = PointCountBidder("seed")
+    free = deal(np.random.default_rng(5), 2000, 4, known_hands={3: hand})
+    free_points, _ = point_counts(free.hands[:, 0])
+
+    def points(heard, seat):
+        drawn = sample_auction(np.random.default_rng(6), 600, hand, 4, heard, bidder)
+        return point_counts(drawn.deals.hands[:, seat])[0]
+
+    def gap(counts):
+        se = np.hypot(counts.std() / np.sqrt(len(counts)), free_points.std() / np.sqrt(2000))
+        return (counts.mean() - free_points.mean()) / se
+
+    passed = (0, 0, 0)
+    assert all(gap(points(passed, seat)) < -5 for seat in range(3))
+    assert gap(points((BIDS.index("garde"),), 0)) > 5
+
+
+def test_only_a_share_of_the_deals_fits_the_bids_heard():
+    # Through the advice: the share of drawn deals that fit the bids heard is printed with it.
+    # Three passes, or a Garde, are what only some deals give (measured: 0.49 and 0.17).
+    hand = parse_hand(AVERAGE)
+    passes = analyse_hand(hand, bids=["pass", "pass", "pass"], samples=200).auction
+    garde = analyse_hand(hand, bids=["garde"], samples=200).auction
+    assert 0.3 < passes.acceptance_rate < 0.7
+    assert 0.05 < garde.acceptance_rate < 0.3
