@@ -32,9 +32,9 @@ from tarot_advisor.cli.replay import read_source
 def table(advice: CardAdvice, seconds: float) -> str:
     """The human table: one row per legal card, best first, the greedy's card marked."""
     position = advice.position
-    trick = len(position.tricks) + (not position.current)
+    trick = len(position.record.tricks) + (not position.current)
     lines = [
-        f"Seat {position.seat} ({position.role}), {position.contract.label}, trick {trick}:"
+        f"Seat {position.seat} ({position.role}), {position.record.contract.label}, trick {trick}:"
         f" {format_cards(position.hand)}",
     ]
     if position.current:

@@ -66,7 +66,7 @@ class CardAdvice:
         return {
             "seat": self.position.seat,
             "role": self.position.role,
-            "trick": len(self.position.tricks) + (not self.position.current),
+            "trick": len(self.position.record.tricks) + (not self.position.current),
             "cards": [card.to_dict() for card in self.cards],
             "greedy_choice": format_card(self.greedy_choice),
             "samples": self.samples,
@@ -91,7 +91,7 @@ def _chunk(rng: np.random.Generator, n: int, position: Position) -> dict[str, np
 
 
 def _prefix(position: Position) -> list[int]:
-    return [card for trick in position.tricks for card in trick]
+    return [card for trick in position.record.tricks for card in trick]
 
 
 def _greedy_card(playout, step: int) -> int:

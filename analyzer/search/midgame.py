@@ -237,20 +237,24 @@ def replay_play(
 def position_replay(position: Position, lo: np.ndarray, hi: np.ndarray) -> Replay:
     """The :class:`Replay` of the worlds ``lo``/``hi`` ((R, n + 1) uint64, holders by record
     seat then the aside) of a position."""
-    n, rows = position.players, len(lo)
+    n, rows = position.record.players, len(lo)
     hands_lo = np.zeros((rows, n), U64)
     hands_hi = np.zeros((rows, n), U64)
     for seat in range(n):
-        engine_seat = (seat - position.first_leader) % n
+        engine_seat = (seat - position.record.first_leader) % n
         played_lo, played_hi = card_set(position.played[seat])
         hands_lo[:, engine_seat] = lo[:, seat] | U64(played_lo)
         hands_hi[:, engine_seat] = hi[:, seat] | U64(played_hi)
-    prefix = [card_set([card]) for trick in position.tricks for card in trick]
+    prefix = [card_set([card]) for trick in position.record.tricks for card in trick]
     prefix_lo = np.array([[lo for lo, _ in prefix]], U64).T.repeat(rows, axis=1)
     prefix_hi = np.array([[hi for _, hi in prefix]], U64).T.repeat(rows, axis=1)
-    shown = card_set([c for _, cards in position.poignees for c in cards])[1]
-    called = None if position.called is None else np.full(rows, position.called, np.int64)
-    chien_lo, chien_hi = card_set(position.chien or ()) if position.contract.takes_chien else (0, 0)
+    shown = card_set([c for _, cards in position.record.poignees for c in cards])[1]
+    called = (
+        None if position.record.called is None else np.full(rows, position.record.called, np.int64)
+    )
+    chien_lo, chien_hi = (
+        card_set(position.record.chien or ()) if position.record.contract.takes_chien else (0, 0)
+    )
     return Replay(
         hands_lo=hands_lo,
         hands_hi=hands_hi,
@@ -258,11 +262,11 @@ def position_replay(position: Position, lo: np.ndarray, hi: np.ndarray) -> Repla
         aside_hi=hi[:, n].copy(),
         chien_lo=np.full(rows, chien_lo, U64),
         chien_hi=np.full(rows, chien_hi, U64),
-        taker=np.full(rows, (position.taker - position.first_leader) % n, np.int64),
+        taker=np.full(rows, (position.record.taker - position.record.first_leader) % n, np.int64),
         called=called,
         shown_hi=np.full(rows, shown, U64),
         prefix=(prefix_lo.reshape(len(prefix), rows), prefix_hi.reshape(len(prefix), rows)),
-        announce_chelem=position.chelem_announced,
+        announce_chelem=position.record.chelem_announced,
     )
 
 
@@ -278,7 +282,7 @@ def continue_play(
     chooses the user's card too (one row per world)."""
     if position.to_play != position.seat:
         raise ValueError(f"it is seat {position.to_play}'s turn, not seat {position.seat}'s")
-    n = position.players
+    n = position.record.players
     lo, hi = worlds
     k = len(lo)
     copies = 1 if candidates is None else len(candidates)
@@ -291,11 +295,15 @@ def continue_play(
             np.repeat(np.array([hi for _, hi in sets], U64), k),
         )
     playout = replay_play(
-        position.contract, position_replay(position, rows_lo, rows_hi), candidate, rng, policy
+        position.record.contract,
+        position_replay(position, rows_lo, rows_hi),
+        candidate,
+        rng,
+        policy,
     )
     return Continuation(
         playout=playout,
         candidates=tuple(candidates or ()),
         worlds=k,
-        user_seat=(position.seat - position.first_leader) % n,
+        user_seat=(position.seat - position.record.first_leader) % n,
     )

@@ -18,7 +18,7 @@ taker.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -36,9 +36,9 @@ from ..cards import (
     format_card,
     format_cards,
 )
-from ..game import Contract, chien_size, hand_size, poignee_thresholds
+from ..game import chien_size, hand_size, poignee_thresholds
 from ..playout import bitboard as bb
-from ..rulebook.record import RecordError, cards_field, parse_record
+from ..rulebook.record import Record, RecordError, cards_field, parse_record
 from ..rulebook.rules import (
     first_lead_plays,
     highest_trump,
@@ -61,22 +61,16 @@ class Position:
     """A checked partial record. Seats are 0…n−1 in the order of play; the aside (chien or
     écart) is holder ``n`` in :func:`constraints`.
 
-    ``played[s]``: the cards seat ``s`` has played, in order; ``seats[t]``: who played each card
-    of trick ``t``; ``to_play``: the seat to play next; ``void[s]``: the suits (0–3, and
-    :data:`cards.TRUMP` for trumps) seat ``s`` has shown it lacks; ``cap[s]``: the highest trump
-    it may still hold (after an undertrump).
+    ``record``: the deal record so far — its ``tricks`` the tricks played (the last one
+    possibly incomplete), its ``chien`` ``None`` unless shown, its ``discard`` the écart for
+    the taker (for the others, the trumps shown from it, or ``None``). ``seat`` and ``hand``:
+    the user's seat and the cards it holds. ``played[s]``: the cards seat ``s`` has played, in
+    order; ``seats[t]``: who played each card of trick ``t``; ``to_play``: the seat to play
+    next; ``void[s]``: the suits (0–3, and :data:`cards.TRUMP` for trumps) seat ``s`` has shown
+    it lacks; ``cap[s]``: the highest trump it may still hold (after an undertrump).
     """
 
-    players: int
-    taker: int
-    contract: Contract
-    called: int | None
-    chien: tuple[int, ...] | None
-    discard: tuple[int, ...] | None
-    poignees: tuple[tuple[int, tuple[int, ...]], ...]
-    chelem_announced: bool
-    first_leader: int
-    tricks: tuple[tuple[int, ...], ...]
+    record: Record
     seat: int
     hand: tuple[int, ...]
     seats: tuple[tuple[int, ...], ...] = field(default=())
@@ -88,27 +82,31 @@ class Position:
     @property
     def current(self) -> tuple[int, ...]:
         """The cards of the trick being played (empty when a trick is to be led)."""
-        if self.tricks and len(self.tricks[-1]) < self.players:
-            return self.tricks[-1]
+        if self.record.tricks and len(self.record.tricks[-1]) < self.record.players:
+            return self.record.tricks[-1]
         return ()
 
     @property
     def cards_played(self) -> int:
-        return sum(len(trick) for trick in self.tricks)
+        return sum(len(trick) for trick in self.record.tricks)
 
     @property
     def role(self) -> str:
         """The user's side as the user knows it: ``"taker"``, ``"partner"`` (5 players: the
         holder of the card the taker called, who knows it from the deal) or ``"defence"``."""
-        if self.seat == self.taker:
+        if self.seat == self.record.taker:
             return "taker"
         held = set(self.hand) | set(self.played[self.seat] if self.played else ())
-        return "partner" if self.called is not None and self.called in held else "defence"
+        return (
+            "partner"
+            if self.record.called is not None and self.record.called in held
+            else "defence"
+        )
 
     def legal(self) -> list[int]:
         """The cards the user may play now, sorted by id (the user must be the seat to play)."""
-        if self.called is not None and self.cards_played == 0:
-            return first_lead_plays(self.hand, self.called)
+        if self.record.called is not None and self.cards_played == 0:
+            return first_lead_plays(self.hand, self.record.called)
         return legal_plays(self.hand, self.current)
 
 
@@ -129,7 +127,7 @@ def read_position(data: Any) -> Position:
             # Placeholder tricks of the right shape: the real ones are read below.
             whole["tricks"] = [["Excuse"] * players] * hand_size(players)
         record = parse_record(whole)
-        hand = _card_list(data["hand"], "hand")
+        hand = cards_field(data["hand"], "hand")
         played = _tricks(tricks, record.players)
     except RecordError as error:
         raise PositionError(str(error)) from None
@@ -138,25 +136,10 @@ def read_position(data: Any) -> Position:
         raise PositionError(f"seat: expected a whole number from 0 to {record.players - 1}")
     chien = record.chien if "chien" in data and data["chien"] is not None else None
     position = Position(
-        players=record.players,
-        taker=record.taker,
-        contract=record.contract,
-        called=record.called,
-        chien=chien,
-        discard=record.discard,
-        poignees=record.poignees,
-        chelem_announced=record.chelem_announced,
-        first_leader=record.first_leader,
-        tricks=played,
-        seat=seat,
-        hand=tuple(sorted(hand)),
+        record=replace(record, chien=chien, tricks=played), seat=seat, hand=tuple(sorted(hand))
     )
     _check_aside(position)
     return _walk(position)
-
-
-def _card_list(value: Any, field_name: str) -> tuple[int, ...]:
-    return cards_field(value, field_name)  # the record reader's check, with its messages
 
 
 def _tricks(value: Any, players: int) -> tuple[tuple[int, ...], ...]:
@@ -166,7 +149,7 @@ def _tricks(value: Any, players: int) -> tuple[tuple[int, ...], ...]:
         raise RecordError(f"tricks: a {players}-player deal has {hand_size(players)} tricks")
     tricks = []
     for number, trick in enumerate(value, 1):
-        cards = _card_list(trick, f"tricks, trick {number}")
+        cards = cards_field(trick, f"tricks, trick {number}")
         last = number == len(value)
         if len(cards) > players or (not last and len(cards) != players) or not cards:
             expected = f"1 to {players}" if last else str(players)
@@ -179,25 +162,30 @@ def _tricks(value: Any, players: int) -> tuple[tuple[int, ...], ...]:
 
 def _check_aside(position: Position) -> None:
     """The chien and the écart: who may know them, their sizes, the écart's rules."""
-    size = chien_size(position.players)
-    contract = position.contract
-    if position.chien is not None and len(position.chien) > 0:
+    size = chien_size(position.record.players)
+    contract = position.record.contract
+    if position.record.chien is not None and len(position.record.chien) > 0:
         if not contract.takes_chien:
             raise PositionError(f"in a {contract.label} nobody sees the chien: leave `chien` out")
-        if len(position.chien) != size:
-            raise PositionError(f"chien: {size} cards expected, found {len(position.chien)}")
-    if position.discard is not None:
+        if len(position.record.chien) != size:
+            raise PositionError(f"chien: {size} cards expected, found {len(position.record.chien)}")
+    if position.record.discard is not None:
         if not contract.takes_chien:
             raise PositionError(f"a {contract.label} has no écart: leave `discard` out")
-        if position.seat != position.taker:
-            if not all(IS_TRUMP[c] for c in position.discard) or len(position.discard) > size:
+        if position.seat != position.record.taker:
+            if (
+                not all(IS_TRUMP[c] for c in position.record.discard)
+                or len(position.record.discard) > size
+            ):
                 raise PositionError(
                     "discard: only the taker knows the écart; the others may give the trumps"
                     " shown from it"
                 )
-        elif len(position.discard) != size:
-            raise PositionError(f"discard: {size} cards expected, found {len(position.discard)}")
-        bad = [c for c in position.discard if IS_KING[c] or IS_BOUT[c]]
+        elif len(position.record.discard) != size:
+            raise PositionError(
+                f"discard: {size} cards expected, found {len(position.record.discard)}"
+            )
+        bad = [c for c in position.record.discard if IS_KING[c] or IS_BOUT[c]]
         if bad:
             raise PositionError(
                 f"discard: the écart may hold no king and no bout ({format_cards(bad)})"
@@ -206,16 +194,16 @@ def _check_aside(position: Position) -> None:
 
 def _walk(position: Position) -> Position:
     """Every card in order: checked against what its player had shown, and what it shows."""
-    n = position.players
+    n = position.record.players
     user = position.seat
     full_hand = set(position.hand)
     located: dict[int, str] = {card: "your hand" for card in position.hand}
-    for card in position.discard or ():
+    for card in position.record.discard or ():
         if card in located:
             raise PositionError(f"{format_card(card)} is both in the écart and in your hand")
         located[card] = "the écart"
-    shown_by = {card: seat for seat, cards in position.poignees for card in cards}
-    chien = set(position.chien or ())
+    shown_by = {card: seat for seat, cards in position.record.poignees for card in cards}
+    chien = set(position.record.chien or ())
     played: list[list[int]] = [[] for _ in range(n)]
     void: list[set[int]] = [set() for _ in range(n)]
     shown_void: dict[tuple[int, int], int] = {}
@@ -224,11 +212,11 @@ def _walk(position: Position) -> Position:
     seats_of = _orders(position)
     full_hand |= {
         card
-        for trick, order in zip(position.tricks, seats_of, strict=True)
+        for trick, order in zip(position.record.tricks, seats_of, strict=True)
         for card, seat in zip(trick, order, strict=True)
         if seat == user
     }
-    for t, (trick, order) in enumerate(zip(position.tricks, seats_of, strict=True), 1):
+    for t, (trick, order) in enumerate(zip(position.record.tricks, seats_of, strict=True), 1):
         for i, (card, seat) in enumerate(zip(trick, order, strict=True)):
             before = trick[:i]
             where = f"trick {t}, seat {seat} played {format_card(card)}"
@@ -237,7 +225,7 @@ def _walk(position: Position) -> Position:
             located[card] = f"trick {t}"
             if card in shown_by and shown_by[card] != seat:
                 raise PositionError(f"{where}, but seat {shown_by[card]} showed it in a poignée")
-            if card in chien and seat != position.taker:
+            if card in chien and seat != position.record.taker:
                 raise PositionError(f"{where}, but it came from the chien to the taker")
             if seat == user:
                 held = full_hand - set(played[user])
@@ -257,7 +245,11 @@ def _walk(position: Position) -> Position:
                 top = highest_trump(before)
                 if IS_TRUMP[card] and top is not None and card < top and top < cap[seat]:
                     cap[seat], cap_trick[seat] = top, t
-    if position.tricks and len(position.tricks) == hand_size(n) and len(position.tricks[-1]) == n:
+    if (
+        position.record.tricks
+        and len(position.record.tricks) == hand_size(n)
+        and len(position.record.tricks[-1]) == n
+    ):
         raise PositionError("the deal is over: every card has been played")
     expected = hand_size(n) - len(played[user])
     if len(position.hand) != expected:
@@ -266,7 +258,7 @@ def _walk(position: Position) -> Position:
             f" but {len(position.hand)} were given"
         )
     to_play = _next_seat(position, seats_of)
-    for seat, cards in position.poignees:
+    for seat, cards in position.record.poignees:
         _check_poignee(position, seat, cards, played[seat], located)
     checked = Position(
         **{
@@ -291,8 +283,8 @@ def _walk(position: Position) -> Position:
 def _orders(position: Position) -> tuple[tuple[int, ...], ...]:
     """Who played each card of each trick: the first is led by the first leader, each next one
     by the winner of the trick before."""
-    n, leader, orders = position.players, position.first_leader, []
-    for trick in position.tricks:
+    n, leader, orders = position.record.players, position.record.first_leader, []
+    for trick in position.record.tricks:
         order = tuple((leader + i) % n for i in range(len(trick)))
         orders.append(order)
         if len(trick) == n:
@@ -301,19 +293,19 @@ def _orders(position: Position) -> tuple[tuple[int, ...], ...]:
 
 
 def _next_seat(position: Position, orders: Sequence[Sequence[int]]) -> int:
-    if not position.tricks:
-        return position.first_leader
-    trick, order = position.tricks[-1], orders[-1]
-    if len(trick) < position.players:
-        return (order[-1] + 1) % position.players
+    if not position.record.tricks:
+        return position.record.first_leader
+    trick, order = position.record.tricks[-1], orders[-1]
+    if len(trick) < position.record.players:
+        return (order[-1] + 1) % position.record.players
     return order[trick_winner(trick)]
 
 
 def _user_rule(
     position: Position, held: set[int], before: Sequence[int], card: int, t: int
 ) -> str | None:
-    if position.called is not None and t == 1 and not before:
-        if card not in first_lead_plays(held, position.called):
+    if position.record.called is not None and t == 1 and not before:
+        if card not in first_lead_plays(held, position.record.called):
             return "the first trick may not be led in the called suit, except with the called card"
         return None
     return illegal_reason(held, before, card)
@@ -346,7 +338,7 @@ def _check_revoke(
 def _check_poignee(
     position: Position, seat: int, cards: Sequence[int], played: Sequence[int], located: dict
 ) -> None:
-    thresholds = poignee_thresholds(position.players)
+    thresholds = poignee_thresholds(position.record.players)
     if any(not IS_TRUMP[c] and c != EXCUSE for c in cards) or len(cards) < thresholds[0]:
         raise PositionError(
             f"poignees: seat {seat} must show at least {thresholds[0]} trumps (and only trumps)"
@@ -376,13 +368,13 @@ def constraints(position: Position, likely: bool = True) -> Constraints:
     also what is only likely (rules.md §12: it may shape the sampling, never as a certainty):
     with 5 players the taker called a card he lacked, so it is not in his hand unless the
     chien shown put it there."""
-    n = position.players
-    user, taker = position.seat, position.taker
-    played = {c for trick in position.tricks for c in trick}
-    hidden = set(range(N_CARDS)) - played - set(position.hand) - set(position.discard or ())
-    shown = {seat: set(cards) - played for seat, cards in position.poignees}
+    n = position.record.players
+    user, taker = position.seat, position.record.taker
+    played = {c for trick in position.record.tricks for c in trick}
+    hidden = set(range(N_CARDS)) - played - set(position.hand) - set(position.record.discard or ())
+    shown = {seat: set(cards) - played for seat, cards in position.record.poignees}
     placed = set().union(*shown.values()) if shown else set()
-    chien = set(position.chien or ()) - played
+    chien = set(position.record.chien or ()) - played
     may: list[set[int]] = []
     must: list[set[int]] = []
     count: list[int] = []
@@ -403,18 +395,22 @@ def constraints(position: Position, likely: bool = True) -> Constraints:
             allowed -= chien
         else:
             certain |= {c for c in chien if c in hidden and not _may_discard(c)}
-            if likely and position.called is not None and position.called not in chien:
-                allowed.discard(position.called)
+            if (
+                likely
+                and position.record.called is not None
+                and position.record.called not in chien
+            ):
+                allowed.discard(position.record.called)
         may.append(allowed | certain)
         must.append(certain)
         count.append(hand_size(n) - len(position.played[seat]))
     size = chien_size(n)
-    if position.discard is not None and user == taker:
-        aside = set(position.discard)
+    if position.record.discard is not None and user == taker:
+        aside = set(position.record.discard)
         may.append(aside)
         must.append(aside)
-    elif position.contract.takes_chien:
-        shown_ecart = set(position.discard or ())  # the trumps shown from the écart
+    elif position.record.contract.takes_chien:
+        shown_ecart = set(position.record.discard or ())  # the trumps shown from the écart
         may.append({c for c in hidden - placed if _may_discard(c)} | shown_ecart)
         must.append(({c for c in chien if c in hidden} if user == taker else set()) | shown_ecart)
     else:
@@ -436,15 +432,15 @@ def no_petit_sec(position: Position) -> Callable[[np.ndarray, np.ndarray, int], 
     deal is void, so no world of a deal being played has one). A seat's dealt hand is what it
     holds now plus what it played; the taker's, in Prise and Garde, also its écart less the
     chien (when the chien is known; else the taker's hand is not tested)."""
-    n = position.players
+    n = position.record.players
     _, played_hi = _words([set(cards) for cards in position.played])  # (1, n)
-    chien_known = position.contract.takes_chien and bool(position.chien)
-    _, chien_hi = _words([set(position.chien or ())])
+    chien_known = position.record.contract.takes_chien and bool(position.record.chien)
+    _, chien_hi = _words([set(position.record.chien or ())])
 
     def accept(lo: np.ndarray, hi: np.ndarray, d: int) -> np.ndarray:
         dealt = hi[:, :n] | played_hi  # (k, n) the trumps and the Excuse of each dealt hand
-        if position.contract.takes_chien:
-            taker = position.taker
+        if position.record.contract.takes_chien:
+            taker = position.record.taker
             if chien_known:
                 dealt[:, taker] = (dealt[:, taker] | hi[:, n]) & ~chien_hi[0, 0]
             else:
