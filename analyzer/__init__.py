@@ -12,7 +12,8 @@ The layers, each importing only those below it:
   scores, and the engine's own écart and poignée.
 - ``players``: the card-play policies that the engine asks at each turn (the greedy, and the
   simple and random players).
-- ``search``: the lookahead: a position as one player sees it, the worlds that fit it, play
+- ``search``: the lookahead: a position as one player sees it, what it knows as the sampler's
+  input (``known``), the worlds that fit it, play
   continued from it, and the lookahead player that searches them.
 - ``policies``: every player by name, for the advice and the commands.
 - ``advice``: what the user is told: the bid (the hand's samples, the auction, the point

@@ -33,7 +33,7 @@ from tarot_advisor.analyzer.playout.scoring import records
 from tarot_advisor.analyzer.rulebook.calling import longest_suit_call
 from tarot_advisor.analyzer.rulebook.record import game_of_record, load_records, parse_record
 from tarot_advisor.analyzer.rulebook.rules import RuleError
-from tarot_advisor.analyzer.search import lookahead
+from tarot_advisor.analyzer.search import known
 from tarot_advisor.analyzer.search.position import constraints, read_position
 
 ROOT = Path(__file__).parent.parent
@@ -107,7 +107,7 @@ def _engine_view(turn) -> list[dict]:
     table, k = turn.table, turn.position
     know = knowledge.of(turn)
     every = np.arange(table.n_deals)
-    sampler = lookahead._constraints(turn, every, likely=False)
+    sampler = known.constraints_of(turn, every, likely=False)
     view = []
     for d in every:
         seats = table.seat[:, d].tolist()

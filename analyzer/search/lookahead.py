@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game import chien_size
 from ..players.greedy import GreedyPolicy
 from ..playout import bitboard as bb
-from ..playout import knowledge
 from ..playout.bitboard import U64, ZERO
 from ..playout.scoring import per_defender_as_played
 from ..playout.table import Candidate, Policy, Table, Turn
+from .known import by_seat_of, constraints_of
 from .midgame import Replay, Shadow, play_candidates, replay_play
-from .worlds import Constraints, NoWorldError, sample
+from .worlds import NoWorldError, sample
 
 DEFAULT_WORLDS = 8
 """Worlds per decision: on 200 four-player Garde deals, 8 and 16 gave the taker the same gain
@@ -149,9 +148,9 @@ class LookaheadPolicy:
         table = turn.table
         k = self.worlds
         try:
-            lo, hi = sample(_constraints(turn, idx), k, rng)  # (B, K, n + 1)
+            lo, hi = sample(constraints_of(turn, idx), k, rng)  # (B, K, n + 1)
         except NoWorldError:  # the taker called his own card after all: only the certain
-            lo, hi = sample(_constraints(turn, idx, likely=False), k, rng)
+            lo, hi = sample(constraints_of(turn, idx, likely=False), k, rng)
         candidates_lo, candidates_hi, valid = _candidates(*distinct)
         legal = turn.legal_lo[idx], turn.legal_hi[idx]
         greedy = lowest_equivalent(greedy, *legal, *_gone(table, idx))
@@ -204,7 +203,7 @@ class LookaheadPolicy:
                 played_lo[:, s] |= bb.keep(seat[idx] == s, card_lo[idx])
                 played_hi[:, s] |= bb.keep(seat[idx] == s, card_hi[idx])
         repeat = np.repeat(np.arange(b), k)
-        by_seat = _by_seat(table, idx)
+        by_seat = by_seat_of(table, idx)
         taker = (by_seat(table.is_taker).argmax(axis=0)).astype(np.int64)
         called = None
         if n == 5:
@@ -263,59 +262,6 @@ def _gone(table: Table, idx: np.ndarray) -> Candidate:
         table.played_lo[idx] & ~table.trick_lo[idx],
         table.played_hi[idx] & ~table.trick_hi[idx],
     )
-
-
-def _by_seat(table: Table, idx: np.ndarray):
-    """A function taking a per-position (n, N) array to per-seat (n, B) for the deals idx."""
-    order = np.argsort(table.seat[:, idx], axis=0)  # row of each seat
-
-    def by_seat(per_position: np.ndarray) -> np.ndarray:
-        return np.take_along_axis(per_position[:, idx], order, axis=0)
-
-    return by_seat
-
-
-def _constraints(turn: Turn, idx: np.ndarray, likely: bool = True) -> Constraints:
-    """What the player to act knows of the hidden cards (:func:`knowledge.of`), for the deals
-    ``idx``: holders by seat, then the aside (chien or écart). With ``likely``, also what is
-    only likely (rules.md §12 lets it shape the sampling, never as a certainty): with 5 players,
-    the taker called a card he lacked (calling one's own king means playing alone), so it is
-    not in his hand unless the shown chien put it there."""
-    table, k = turn.table, turn.position
-    n, batch = table.players, len(idx)
-    by_seat = _by_seat(table, idx)
-    know = knowledge.of(turn)
-    me = table.seat[k, idx]
-    hand_lo, hand_hi = turn.hand_lo[idx], turn.hand_hi[idx]
-    taker = turn.is_taker[idx]
-    unseen_lo, unseen_hi = know.unseen_lo[idx], know.unseen_hi[idx]
-    left = table.n_tricks - table.trick - (np.arange(n)[:, None] < k)  # cards held, by position
-    counts = np.zeros((batch, n + 1), np.int64)
-    counts[:, :n] = by_seat(np.broadcast_to(left, (n, table.n_deals))).T
-    counts[:, n] = chien_size(n)
-    mine = (np.arange(n)[:, None] == me[None, :]).T  # (B, n) the player's own seat
-    may_lo = np.zeros((batch, n + 1), U64)
-    may_hi = np.zeros((batch, n + 1), U64)
-    must_lo = np.zeros((batch, n + 1), U64)
-    must_hi = np.zeros((batch, n + 1), U64)
-    may_lo[:, :n] = bb.select(mine, hand_lo[:, None], by_seat(know.may_hold_lo).T)
-    may_hi[:, :n] = bb.select(mine, hand_hi[:, None], by_seat(know.may_hold_hi).T)
-    must_lo[:, :n] = bb.select(mine, hand_lo[:, None], by_seat(know.holds_lo).T)
-    must_hi[:, :n] = bb.select(mine, hand_hi[:, None], by_seat(know.holds_hi).T)
-    # The aside: in Prise and Garde the écart, the taker's own known; others know it holds no
-    # king and no bout, and trumps only when shown (rules.md §3). Else the chien: any unseen.
-    takes = table.takes_chien[idx]
-    shown_hi = table.public.ecart_shown_hi[idx]
-    ecart_lo, ecart_hi = table.ecart_lo[idx], table.ecart_hi[idx]
-    may_lo[:, n] = bb.select(takes, bb.select(taker, ecart_lo, unseen_lo & ~bb.KINGS_LO), unseen_lo)
-    may_hi[:, n] = bb.select(takes, bb.select(taker, ecart_hi, shown_hi), unseen_hi)
-    must_lo[:, n] = bb.keep(takes & taker, ecart_lo)
-    must_hi[:, n] = bb.keep(takes, bb.select(taker, ecart_hi, shown_hi))
-    if likely and n == 5:
-        rows, taker_seat = np.arange(batch), by_seat(table.is_taker).argmax(axis=0)
-        may_lo[rows, taker_seat] &= ~(table.called_lo[idx] & ~must_lo[rows, taker_seat])
-        may_hi[rows, taker_seat] &= ~(table.called_hi[idx] & ~must_hi[rows, taker_seat])
-    return Constraints(may_lo, may_hi, must_lo, must_hi, counts)
 
 
 _CHAINS = (

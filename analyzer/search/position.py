@@ -10,9 +10,8 @@ taker knows (the others may give the trumps shown from it, rules.md §3).
 sentence) for an impossible state: a card twice, a card played against what its player had
 already shown (a revoke), a hand that does not match the counts, or a state no deal can reach.
 :func:`constraints` says what the user knows of where the unseen cards are (rules.md §12) as the
-sampler's input (:class:`worlds.Constraints`): cards played and by whom, voids, no trumps, trump
-caps after an undertrump, poignées shown, the chien shown in Prise and Garde, the écart for the
-taker.
+sampler's input (:class:`worlds.Constraints`), as the engine's table knows it once the record's
+cards are laid on it (:mod:`known`: one statement for positions and the lookahead).
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ from ..cards import (
     IS_BOUT,
     IS_KING,
     IS_TRUMP,
-    N_CARDS,
     SUIT,
     SUIT_SYMBOLS,
     TRUMP,
@@ -47,6 +45,7 @@ from ..rulebook.rules import (
     legal_plays,
     trick_winner,
 )
+from .known import record_constraints
 from .worlds import Constraints, NoWorldError, card_set, check
 
 PARTIAL_KEYS = ("seat", "hand")
@@ -364,67 +363,12 @@ def _words(sets: Sequence[set[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 def constraints(position: Position, likely: bool = True) -> Constraints:
     """Where the cards the user cannot see may be, as the sampler's input (one deal; holders are
-    the seats then the aside — the chien, or the écart in Prise and Garde). With ``likely``,
-    also what is only likely (rules.md §12: it may shape the sampling, never as a certainty):
-    with 5 players the taker called a card he lacked, so it is not in his hand unless the
-    chien shown put it there."""
-    n = position.record.players
-    user, taker = position.seat, position.record.taker
-    played = {c for trick in position.record.tricks for c in trick}
-    hidden = set(range(N_CARDS)) - played - set(position.hand) - set(position.record.discard or ())
-    shown = {seat: set(cards) - played for seat, cards in position.record.poignees}
-    placed = set().union(*shown.values()) if shown else set()
-    chien = set(position.record.chien or ()) - played
-    may: list[set[int]] = []
-    must: list[set[int]] = []
-    count: list[int] = []
-    for seat in range(n):
-        if seat == user:
-            may.append(set(position.hand))
-            must.append(set(position.hand))
-            count.append(len(position.hand))
-            continue
-        allowed = {
-            c
-            for c in hidden - (placed - shown.get(seat, set()))
-            if int(SUIT[c]) not in position.void[seat] or c == EXCUSE
-        }
-        allowed = {c for c in allowed if not IS_TRUMP[c] or c <= position.cap[seat]}
-        certain = set(shown.get(seat, set()))
-        if seat != taker:
-            allowed -= chien
-        else:
-            certain |= {c for c in chien if c in hidden and not _may_discard(c)}
-            if (
-                likely
-                and position.record.called is not None
-                and position.record.called not in chien
-            ):
-                allowed.discard(position.record.called)
-        may.append(allowed | certain)
-        must.append(certain)
-        count.append(hand_size(n) - len(position.played[seat]))
-    size = chien_size(n)
-    if position.record.discard is not None and user == taker:
-        aside = set(position.record.discard)
-        may.append(aside)
-        must.append(aside)
-    elif position.record.contract.takes_chien:
-        shown_ecart = set(position.record.discard or ())  # the trumps shown from the écart
-        may.append({c for c in hidden - placed if _may_discard(c)} | shown_ecart)
-        must.append(({c for c in chien if c in hidden} if user == taker else set()) | shown_ecart)
-    else:
-        may.append(hidden - placed)
-        must.append(set())
-    count.append(size)
-    may_lo, may_hi = _words(may)
-    must_lo, must_hi = _words(must)
-    return Constraints(may_lo, may_hi, must_lo, must_hi, np.array([count], np.int64))
-
-
-def _may_discard(card: int) -> bool:
-    """Whether the écart may hold the card: no king, no bout, and (unless shown) no trump."""
-    return not (IS_KING[card] or IS_BOUT[card] or IS_TRUMP[card])
+    the seats then the aside — the chien, or the écart in Prise and Garde): what the engine's
+    table knows once the record's cards are laid on it (:func:`known.record_constraints`).
+    With ``likely``, also what is only likely (rules.md §12: it may shape the sampling, never
+    as a certainty): with 5 players the taker called a card he lacked."""
+    record = position.record
+    return record_constraints(record, position.seat, position.hand, position.played, likely)
 
 
 def no_petit_sec(position: Position) -> Callable[[np.ndarray, np.ndarray, int], np.ndarray]:
