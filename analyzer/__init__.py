@@ -13,8 +13,8 @@ The layers, each importing only those below it:
 - ``players``: the card-play policies that the engine asks at each turn (the greedy, and the
   simple and random players).
 - ``search``: the lookahead: a position as one player sees it, what it knows as the sampler's
-  input (``known``), the worlds that fit it, play
-  continued from it, and the lookahead player that searches them.
+  input (``known``), the worlds that fit it, play continued from it, and the lookahead player
+  that searches them.
 - ``policies``: every player by name, for the advice and the commands.
 - ``advice``: what the user is told: the bid (the hand's samples, the auction, the point
   counts), the écart, the card to play.
