@@ -12,6 +12,7 @@ numbers depend on the seed and the sample count only, never on ``jobs``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,11 +75,12 @@ class CardAdvice:
         }
 
 
-def _chunk(rng: np.random.Generator, n: int, position: Position) -> dict[str, np.ndarray]:
-    """Scores and results of every legal card in ``n`` worlds: (C, n) arrays, and the greedy's
-    own card in the first world."""
+def _chunk(
+    rng: np.random.Generator, n: int, position: Position, candidates: list[int]
+) -> dict[str, np.ndarray]:
+    """Scores and results of every candidate card in ``n`` worlds: (C, n) arrays, and the
+    greedy's own card in the first world."""
     worlds = draw_worlds(position, n, rng)
-    candidates = position.legal()
     run = continue_play(position, worlds, candidates, rng)
     scores = score(run.playout)
     shape = (len(candidates), n)
@@ -106,14 +108,29 @@ def advise_play(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     jobs: int = 1,
+    candidates: Sequence[int] | None = None,
 ) -> CardAdvice:
-    """The user's legal cards ranked by expected score over ``samples`` paired worlds."""
+    """The user's legal cards ranked by expected score over ``samples`` paired worlds.
+
+    ``candidates``: the legal cards to rank (default: all of them); a review leaves out the
+    cards that play alike (:func:`lookahead.distinct_cards`) but always keeps the card played.
+    """
     if position.to_play != position.seat:
         raise ValueError(f"it is seat {position.to_play}'s turn to play, not yours")
-    chunks = map_chunks(_chunk, samples, seed=seed, chunk_size=CHUNK, jobs=jobs, position=position)
+    cards = position.legal() if candidates is None else sorted(candidates)
+    if not set(cards) <= set(position.legal()):
+        raise ValueError("every candidate must be a legal card")
+    chunks = map_chunks(
+        _chunk,
+        samples,
+        seed=seed,
+        chunk_size=CHUNK,
+        jobs=jobs,
+        position=position,
+        candidates=cards,
+    )
     scores = np.concatenate([c["score"] for c in chunks], axis=1)  # (C, samples)
     made = np.concatenate([c["made"] for c in chunks], axis=1)
-    cards = position.legal()
     greedy = chunks[0]["greedy"]
     # Best first; among equal means (cards that play the same), the greedy's own first.
     means = scores.mean(axis=1)

@@ -245,11 +245,13 @@ def analyse_ecart(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     jobs: int = 1,
+    also: Sequence[Sequence[int]] = (),
 ) -> EcartAnalysis:
     """Rank the engine's écart and the named ideas' for ``hand`` and ``chien`` (card ids).
 
     ``contract``: Prise or Garde; ``called`` (5 players): the called card, default the king of
-    the hand's longest suit without its king; ``position``: 1…n or ``None`` (averaged).
+    the hand's longest suit without its king; ``position``: 1…n or ``None`` (averaged);
+    ``also``: more écarts to rank (a review's écart played), under the idea ``"played"``.
     """
     start = time.perf_counter()
     contract = contract if isinstance(contract, Contract) else Contract.parse(contract)
@@ -268,11 +270,17 @@ def analyse_ecart(
             raise EcartInputError(str(error)) from None
     pool = [*hand, *chien]
     found = candidates(pool, chien_size(players))
+    for extra in also:
+        cards = tuple(sorted(int(c) for c in extra))
+        if all(cards != c.cards for c in found):
+            found.append(Candidate(cards, ("played",)))
     for candidate in found:
         try:
             check_discard(pool, candidate.cards, players)
-        except IllegalDiscard as error:  # pragma: no cover - the ideas make legal écarts only
-            raise AssertionError(f"{candidate.ideas[0]}: {error}") from None
+        except IllegalDiscard as error:
+            if "played" in candidate.ideas:
+                raise EcartInputError(f"the écart played: {error}") from None
+            raise AssertionError(f"{candidate.ideas[0]}: {error}") from None  # pragma: no cover
     eligible = tuple(_poignee_after(pool, c, players) is not None for c in found)
     outcomes = map_chunks(
         _chunk,

@@ -21,7 +21,17 @@ from .referee import Game
 from .rules import as_contract, trick_winner
 
 REQUIRED_KEYS = ("players", "taker", "contract", "first_leader", "tricks")
-OPTIONAL_KEYS = ("chien", "called", "discard", "poignees", "chelem_announced", "result")
+# "bids" and "dealer": the auction (design.md), read by the review (``advice.review``).
+OPTIONAL_KEYS = (
+    "chien",
+    "called",
+    "discard",
+    "poignees",
+    "chelem_announced",
+    "result",
+    "bids",
+    "dealer",
+)
 
 
 class RecordError(ValueError):
