@@ -51,7 +51,7 @@ th, td { padding: 0.25rem 0.5rem; border-bottom: 1px solid #ddd; text-align: lef
          vertical-align: middle; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.costly td { background: #fde8e8; }
-.lead { border-bottom: 3px solid #999; }
+.led { font-size: 0.75rem; color: #777; display: block; height: 0.9rem; }
 .summary { background: #fff; border: 1px solid #ddd; border-radius: 0.5rem; padding: 0.6rem 1rem; }
 .summary li { margin: 0.2rem 0; }
 .flag { color: #c11; font-weight: 700; }
@@ -131,8 +131,8 @@ def _tricks_table(review: DealReview, seat_review: SeatReview) -> str:
                 classes.append("costly" if decision and decision.significant else "mine")
             if s == trick.winner:
                 classes.append("winner")
-            lead = ' class="lead"' if i == 0 else ""
-            cells.append(f"<td{lead}>{card_html(card, *classes)}</td>")
+            led = "led ▾" if i == 0 else ""
+            cells.append(f'<td><span class="led">{led}</span>{card_html(card, *classes)}</td>')
         decision = by_trick.get(trick.number)
         css = ' class="costly"' if decision and decision.significant else ""
         rows.append(
@@ -140,7 +140,7 @@ def _tricks_table(review: DealReview, seat_review: SeatReview) -> str:
             f"<td>{_verdict(decision)}</td></tr>"
         )
     return (
-        "<h3>The play</h3><p class=note>Underlined: the card led · framed: the trick's winner · "
+        "<h3>The play</h3><p class=note>led: the trick's first card · framed: the trick's winner · "
         "green: the reviewed seat's card · red: a costly card (over 2 SE and at least 10 points)"
         "</p><table><tr><th>Trick</th>" + head + "<th>Review</th></tr>" + "".join(rows) + "</table>"
     )
@@ -154,10 +154,13 @@ def _verdict(decision: Decision | None) -> str:
     if decision.cost is None or decision.best == decision.played:
         return '<span class="note">best card</span>'
     flag = '<span class="flag">✗ </span>' if decision.significant else ""
-    ranking = ", ".join(f"{r['card']} {r['versus_best']:+.0f}" for r in decision.ranking[:4])
+    ranking = ", ".join(
+        f"{r['card']} {r['versus_best']:+.0f}".replace("-", "−") for r in decision.ranking[:4]
+    )
+    remark = f" — {html.escape(decision.remark)}" if decision.remark else ""
     return (
-        f"{flag}best: <b>{html.escape(decision.best or '')}</b> · cost {_cost(decision)}"
-        f'<br><span class="note">{html.escape(ranking)}</span>'
+        f"{flag}best: <b>{html.escape(decision.best or '')}</b> · cost {_cost(decision)}{remark}"
+        f'<br><span class="note">vs best: {html.escape(ranking)}</span>'
     )
 
 

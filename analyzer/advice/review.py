@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import format_card, sort_cards
+from ..cards import EXCUSE, PETIT, POINTS2, format_card, sort_cards
 from ..game import hand_size
 from ..parallel import DEFAULT_SEED
 from ..playout import bitboard as bb
@@ -128,7 +128,20 @@ def review_card(
     # On a tie (cards that play the same in every world), the card played is as good as any.
     best = name if cost.mean <= 0 else format_card(advice.cards[0].card)
     ranking = tuple(e.to_dict() for e in advice.cards)
-    return Decision("card", name, best, cost, number, "", ranking, part, played)
+    return Decision(
+        "card", name, best, cost, number, "", ranking, part, played, _fate(game, trick, seat)
+    )
+
+
+def _fate(game: Game, trick: int, seat: int) -> str:
+    """What became of the card played, when it was worth points and went to the other side:
+    "the Petit went to the defence" (the Excuse always comes back to its player)."""
+    played = game.tricks[trick]
+    card = played.cards[played.seats.index(seat)]
+    if card == EXCUSE or POINTS2[card] < 9 or game.side(played.winner) == game.side(seat):
+        return ""
+    name = "the Petit" if card == PETIT else f"the {format_card(card)}"
+    return f"{name} went to the {game.side(played.winner).label.lower()}"
 
 
 def review_deal(

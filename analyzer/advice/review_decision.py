@@ -42,6 +42,8 @@ class Decision:
     position: dict | None = None
     card: int | None = None
     """The card played (``kind == "card"``), as an id."""
+    remark: str = ""
+    """What the choice led to, when it says why it cost ("the Petit went to the defence")."""
 
     @property
     def significant(self) -> bool:
@@ -64,7 +66,8 @@ class Decision:
         else:
             text = f"the {'poignée' if self.kind == 'poignee' else 'chelem'}: {self.played}"
             text += f" instead of {self.best}{cost}"
-        return text + (f"; {self.note}" if self.note and self.cost is not None else "")
+        said = [x for x in (self.remark, self.note if self.kind != "card" else "") if x]
+        return "; ".join([text, *said]) if self.cost is not None else text
 
     def to_dict(self) -> dict:
         data: dict[str, Any] = {"kind": self.kind}
@@ -79,6 +82,8 @@ class Decision:
         }
         if self.note:
             data["note"] = self.note
+        if self.remark:
+            data["remark"] = self.remark
         if self.ranking:
             data["ranking"] = list(self.ranking)
         if self.position is not None:
