@@ -48,7 +48,7 @@ def table(advice: CardAdvice, seconds: float) -> str:
     for rank, estimate in enumerate(advice.cards):
         card, score, versus, make = card_cells(estimate, rank)
         mark = "  ◀ greedy" if estimate.card == advice.greedy_choice else ""
-        lines.append(f"{card:<7} {score:>17}  {versus:^15}  {make}{mark}")
+        lines.append(f"{card:<7} {score}  {versus}  {make}{mark}")
     lines += [
         "",
         f"{advice.samples:,} deals of the unseen cards · seed {advice.seed} · {seconds:.2f} s"
@@ -63,7 +63,7 @@ def card_cells(estimate: CardEstimate, rank: int) -> tuple[str, str, str, str]:
     """A card's row of the table (``rank`` 0 is the best): the card, E[score] ± 95% for the
     user, the gap to the best card ± 95% on the same deals, P(make) with its Wilson interval."""
     score, make, gap = estimate.expected_score, estimate.p_make, estimate.versus_best
-    versus = "best" if rank == 0 else f"{gap.mean:+7.1f} ± {Z95 * gap.se:5.1f}"
+    versus = "best".center(15) if rank == 0 else f"{gap.mean:+7.1f} ± {Z95 * gap.se:5.1f}"
     return (
         format_card(estimate.card),
         f"{score.mean:+9.1f} ± {Z95 * score.se:5.1f}",
