@@ -1,0 +1,546 @@
+// The page: picks cards, asks the server, shows its answers. Every rule and every number comes
+// from the server (the command line's own code); this file only lays them out.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = {
+  deck: [], sizes: { hand: {}, chien: {} },
+  players: 4, bids: [], target: "hand",
+  picked: { hand: new Set(), chien: new Set(), discard: new Set() },
+  play: null, // { record, answer } while a deal is being played
+};
+const LABELS = { pass: "Pass", prise: "Prise", garde: "Garde", garde_sans: "Garde sans", garde_contre: "Garde contre" };
+
+// --- talking to the server --------------------------------------------------------------------
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+  return answer;
+}
+
+// Runs a long computation as a job, showing its progress in `box`; resolves to {result, view}.
+async function job(kind, body, box) {
+  const started = performance.now();
+  box.hidden = false;
+  const bar = box.querySelector(".bar > span"), text = box.querySelector(".text");
+  const show = (status) => {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const known = status.total > 0;
+    box.classList.toggle("busy", !known);
+    bar.style.width = known ? `${(100 * status.done) / status.total}%` : "";
+    text.textContent = status.state === "queued" ? "waiting for a free worker…"
+      : known ? `${status.done} of ${status.total} batches · ${seconds} s` : `computing… ${seconds} s`;
+  };
+  show({ state: "queued", done: 0, total: 0 });
+  try {
+    const { job: number } = await post(`/api/jobs/${kind}`, body);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const status = await (await fetch(`/api/jobs/${number}`)).json();
+      if (status.state === "done") return status;
+      if (status.state === "error") throw new Error(status.error);
+      show(status);
+    }
+  } finally {
+    box.hidden = true;
+  }
+}
+
+function showError(id, error) {
+  const p = $(id);
+  p.textContent = error ? String(error.message || error) : "";
+  p.hidden = !error;
+}
+
+// --- the card picker --------------------------------------------------------------------------
+
+function order(cards) {
+  const rank = new Map(state.deck.map((name, i) => [name, i]));
+  return [...cards].sort((a, b) => rank.get(a) - rank.get(b));
+}
+
+function drawPicker() {
+  const picker = $("picker");
+  picker.textContent = "";
+  const groups = [["Trumps and the Excuse", (c) => !Cards.suitOf(c)]];
+  for (const suit of ["♠", "♥", "♦", "♣"]) groups.push([suit, (c) => Cards.suitOf(c) === suit]);
+  for (const [name, member] of groups) {
+    const row = document.createElement("div");
+    row.className = "suit-row";
+    row.setAttribute("aria-label", name);
+    for (const card of state.deck.filter(member)) {
+      const element = Cards.element(card);
+      element.addEventListener("click", () => toggle(card));
+      row.append(element);
+    }
+    picker.append(row);
+  }
+  refreshPicker();
+}
+
+function toggle(card) {
+  const own = state.picked[state.target];
+  if (own.has(card)) own.delete(card);
+  else {
+    for (const set of Object.values(state.picked)) if (set !== own && state.target !== "discard") set.delete(card);
+    if (state.target === "discard" && !state.picked.hand.has(card) && !state.picked.chien.has(card)) return;
+    own.add(card);
+  }
+  refreshPicker();
+}
+
+function refreshPicker() {
+  const { hand, chien, discard } = state.picked;
+  for (const element of $("picker").querySelectorAll(".card")) {
+    const card = element.dataset.card;
+    element.classList.toggle("in-hand", hand.has(card));
+    element.classList.toggle("in-chien", chien.has(card));
+    element.classList.toggle("in-discard", discard.has(card));
+    element.setAttribute("aria-pressed", String(state.picked[state.target].has(card)));
+  }
+  const need = { hand: state.sizes.hand[state.players], chien: state.sizes.chien[state.players] };
+  need.discard = need.chien;
+  const have = state.picked[state.target].size;
+  const what = { hand: "your hand", chien: "the chien", discard: "your écart" }[state.target];
+  const counter = $("counter");
+  counter.textContent = `${have} / ${need[state.target]} cards in ${what}`
+    + (have < need[state.target] ? ` — ${need[state.target] - have} to go` : have > need[state.target] ? " — too many" : " ✓");
+  counter.classList.toggle("complete", have === need[state.target]);
+  strip("hand-strip", hand);
+  strip("chien-strip", chien);
+}
+
+function strip(id, cards) {
+  const box = $(id);
+  box.textContent = "";
+  if (!cards.size) box.append(Object.assign(document.createElement("em"), { textContent: "no cards yet" }));
+  for (const card of order(cards)) box.append(Cards.element(card));
+}
+
+// --- the settings -----------------------------------------------------------------------------
+
+function segmented(id, onChange) {
+  const box = $(id);
+  box.addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    for (const b of box.querySelectorAll("button")) b.classList.toggle("on", b === button);
+    onChange(button.dataset.value);
+  });
+}
+const segmentedValue = (id) => $(id).querySelector("button.on").dataset.value;
+
+function fillPositions() {
+  const n = state.players, select = $("position"), taker = $("play-taker");
+  const chosen = select.value;
+  select.textContent = "";
+  select.append(new Option("Not known (averaged)", ""));
+  for (let p = 1; p <= n; p++) {
+    const text = p === 1 ? "1 — speaks and leads first" : p === n ? `${p} — the dealer` : String(p);
+    select.append(new Option(text, String(p)));
+  }
+  select.value = Number(chosen) <= n ? chosen : "";
+  taker.textContent = "";
+  taker.append(new Option("You", "me"));
+  for (let p = 1; p <= n; p++) taker.append(new Option(`Position ${p}`, String(p - 1)));
+  for (const element of document.querySelectorAll(".five-only")) element.hidden = n !== 5;
+}
+
+function drawBids() {
+  const box = $("bids-heard");
+  box.textContent = "";
+  if (!state.bids.length) box.append(Object.assign(document.createElement("em"), { textContent: "none" }));
+  state.bids.forEach((bid, i) => {
+    const chip = document.createElement("span");
+    chip.className = "chip";
+    chip.textContent = `${i + 1}: ${LABELS[bid]}`;
+    box.append(chip);
+  });
+  const select = $("position");
+  if (state.bids.length) select.value = String(Math.min(state.bids.length + 1, state.players));
+  select.disabled = state.bids.length > 0;
+}
+
+// --- the bid's advice -------------------------------------------------------------------------
+
+function adviseBody(extra) {
+  return {
+    hand: order(state.picked.hand).join(" "),
+    players: state.players,
+    position: state.bids.length || !$("position").value ? null : Number($("position").value),
+    bids: state.bids.length ? state.bids.join(" ") : null,
+    samples: Number($("samples").value),
+    ...extra,
+  };
+}
+
+async function advise() {
+  showError("advise-error", null);
+  $("advise").disabled = true;
+  try {
+    const { view } = await job("advise", adviseBody({}), $("advise-progress"));
+    showAdvice(view);
+  } catch (error) {
+    showError("advise-error", error);
+  } finally {
+    $("advise").disabled = false;
+  }
+}
+
+function fillTable(table, columns, rows, marked) {
+  table.textContent = "";
+  const head = table.createTHead().insertRow();
+  for (const column of columns) head.append(Object.assign(document.createElement("th"), { textContent: column }));
+  const body = table.createTBody();
+  for (const row of rows) {
+    const tr = body.insertRow();
+    if (marked(row)) tr.className = "advised";
+    row.cells.forEach((cell, i) => {
+      const td = tr.insertCell();
+      td.textContent = cell;
+      td.dataset.column = columns[i];
+    });
+  }
+  return body;
+}
+
+function showAdvice(view) {
+  $("advice-panel").hidden = false;
+  $("advice-line").textContent = view.advice;
+  $("advice-title").textContent = view.title;
+  fillTable($("contracts"), view.columns, view.rows, (row) => row.advised);
+  const auction = $("auction");
+  auction.textContent = "";
+  if (view.auction) {
+    auction.append(Object.assign(document.createElement("p"), { className: "muted", textContent: `Auction: ${view.auction.heard}.` }));
+    const table = document.createElement("table");
+    table.id = "actions";
+    const rows = view.auction.actions.map((a) => ({ cells: [a.label, a.value.trim()], advised: a.advised }));
+    fillTable(table, ["Your action", "E[score] ± 95% (overcalls counted)"], rows, (row) => row.advised);
+    const scroll = Object.assign(document.createElement("div"), { className: "scroll" });
+    scroll.append(table);
+    auction.append(scroll);
+  }
+  $("poignee-line").textContent = view.poignee;
+  $("chelem-line").textContent = view.chelem;
+  $("count-line").textContent = view.count;
+  $("call-line").hidden = !view.call;
+  $("call-line").textContent = view.call || "";
+  $("chart").src = view.chart;
+  $("notes").textContent = "";
+  for (const note of view.notes) $("notes").append(Object.assign(document.createElement("li"), { textContent: note }));
+  $("advice-text").textContent = view.text;
+  $("advice-footer").textContent = view.footer;
+  $("advice-panel").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+// --- the écart --------------------------------------------------------------------------------
+
+async function adviseEcart() {
+  showError("ecart-error", null);
+  $("ecart").disabled = true;
+  try {
+    const called = state.players === 5 ? $("ecart-called").value.trim() || null : null;
+    const body = adviseBody({
+      chien: order(state.picked.chien).join(" "), contract: segmentedValue("ecart-contract"),
+      called, samples: Math.min(Number($("samples").value), 1000), bids: null,
+    });
+    const { view } = await job("advise", body, $("ecart-progress"));
+    $("ecart-result").hidden = false;
+    $("ecart-line").textContent = view.advice;
+    $("ecart-title").textContent = `${view.title} · ${view.subtitle}`;
+    const rows = fillTable($("ecarts"), [...view.columns, ""], view.rows.map((r) => ({ ...r, cells: [...r.cells, ""] })), (row) => row.advised);
+    [...rows.rows].forEach((tr, i) => {
+      const use = Object.assign(document.createElement("button"), { type: "button", textContent: "Use this écart" });
+      use.addEventListener("click", () => {
+        state.picked.discard = new Set(view.rows[i].cards);
+        $("play-taker").value = "me";
+        $("play-contract").value = segmentedValue("ecart-contract");
+        if (called) $("play-called").value = called;
+        refreshPicker();
+        $("play-panel").scrollIntoView({ behavior: "smooth" });
+      });
+      tr.lastChild.append(use);
+    });
+    $("ecart-footer").textContent = view.footer;
+  } catch (error) {
+    showError("ecart-error", error);
+  } finally {
+    $("ecart").disabled = false;
+  }
+}
+
+// --- card play --------------------------------------------------------------------------------
+
+function startRecord() {
+  const n = state.players;
+  const seat = $("position").value ? Number($("position").value) - 1 : 0;
+  const takerChoice = $("play-taker").value;
+  const taker = takerChoice === "me" ? seat : Number(takerChoice);
+  const contract = $("play-contract").value;
+  const withChien = contract === "prise" || contract === "garde";
+  const record = {
+    players: n, taker, contract, called: n === 5 ? $("play-called").value.trim() || null : null,
+    first_leader: 0, tricks: [], seat, hand: order(state.picked.hand),
+  };
+  if (withChien && state.picked.chien.size) record.chien = order(state.picked.chien);
+  if (withChien && taker === seat) {
+    if (state.picked.discard.size !== state.sizes.chien[n]) {
+      throw new Error(`you took the chien: pick your écart (${state.sizes.chien[n]} cards) above, or use one the écart advice ranks`);
+    }
+    const all = new Set([...state.picked.hand, ...state.picked.chien]);
+    for (const card of state.picked.discard) all.delete(card);
+    record.hand = order(all);
+    record.discard = order(state.picked.discard);
+  }
+  return record;
+}
+
+async function startPlay(record) {
+  showError("play-error", null);
+  try {
+    const answer = await post("/api/legal", { record });
+    state.play = { record, answer, mine: [] };
+    $("play-setup").hidden = true;
+    $("play-table").hidden = false;
+    drawPlay();
+  } catch (error) {
+    showError("play-error", error);
+  }
+}
+
+function seatName(seat) {
+  return seat === state.play.record.seat ? "You" : `Position ${seat + 1}`;
+}
+
+function drawPlay() {
+  const { record, answer } = state.play;
+  const trick = $("trick");
+  trick.textContent = "";
+  const tricks = record.tricks, last = tricks[tricks.length - 1];
+  const current = last && last.length < record.players ? tricks.length - 1 : null;
+  const shown = current ?? (tricks.length ? tricks.length - 1 : null);
+  const seats = answer.seats || [];
+  if (shown !== null) {
+    tricks[shown].forEach((card, i) => {
+      const place = document.createElement("figure");
+      place.append(Cards.element(card), Object.assign(document.createElement("figcaption"), { textContent: seats[shown] ? seatName(seats[shown][i]) : "" }));
+      trick.append(place);
+    });
+    trick.classList.toggle("done", current === null);
+  }
+  const hand = $("play-hand");
+  hand.textContent = "";
+  const legal = new Set(answer.cards || []);
+  for (const card of record.hand) {
+    const element = Cards.element(card);
+    element.disabled = !(answer.yours && legal.has(card));
+    element.classList.toggle("legal", !element.disabled);
+    element.addEventListener("click", () => playCard(card));
+    hand.append(element);
+  }
+  drawHistory();
+  $("ranked").hidden = true;
+  $("review").hidden = true;
+  if (answer.over) {
+    $("turn").textContent = "The deal is over. Its score sheet:";
+    review();
+    return;
+  }
+  const trickNumber = current === null ? tricks.length + 1 : current + 1;
+  const winner = answer.to_play === record.seat ? "you" : seatName(answer.to_play);
+  const lead = current === null && shown !== null ? ` Trick ${shown + 1} was won by ${winner}.` : "";
+  if (answer.yours) {
+    $("turn").textContent = `Trick ${trickNumber}: your turn — click one of your highlighted cards.${lead}`;
+    rank();
+  } else {
+    $("turn").textContent = `Trick ${trickNumber}: ${seatName(answer.to_play)} plays — click the card played.${lead}`;
+    const others = document.createElement("div");
+    others.className = "others";
+    for (const card of order(answer.cards)) {
+      const element = Cards.element(card);
+      element.classList.add("legal");
+      element.addEventListener("click", () => playCard(card));
+      others.append(element);
+    }
+    trick.after(others);
+  }
+}
+
+function drawHistory() {
+  for (const old of document.querySelectorAll(".others")) old.remove();
+  const { record, answer } = state.play;
+  const list = $("history");
+  list.textContent = "";
+  record.tricks.forEach((trick, t) => {
+    const seats = (answer.seats || [])[t] || [];
+    const text = trick.map((card, i) => `${card} (${seats[i] === undefined ? "?" : seatName(seats[i])})`).join(", ");
+    list.append(Object.assign(document.createElement("li"), { textContent: text }));
+  });
+}
+
+async function playCard(card) {
+  const { record, answer } = state.play;
+  const tricks = record.tricks, last = tricks[tricks.length - 1];
+  if (last && last.length < record.players) last.push(card);
+  else tricks.push([card]);
+  if (answer.yours) {
+    record.hand = record.hand.filter((c) => c !== card);
+    state.play.mine.push(card);
+  }
+  await refreshPlay();
+}
+
+// Takes back the last card; the user's own goes back to the hand.
+async function undo() {
+  const { record, answer, mine } = state.play;
+  const tricks = record.tricks;
+  if (!tricks.length) return;
+  const t = tricks.length - 1, trick = tricks[t];
+  const seat = (answer.seats || [])[t]?.[trick.length - 1];
+  const card = trick.pop();
+  if (!trick.length) tricks.pop();
+  if (seat === record.seat || card === mine.at(-1)) {
+    record.hand = order([...record.hand, card]);
+    if (card === mine.at(-1)) mine.pop();
+  }
+  await refreshPlay();
+}
+
+async function refreshPlay() {
+  showError("play-error", null);
+  try {
+    state.play.answer = await post("/api/legal", { record: state.play.record });
+  } catch (error) {
+    showError("play-error", error);
+  }
+  drawPlay();
+}
+
+async function rank() {
+  const play = state.play, played = play.record.tricks.flat().length;
+  try {
+    const { view } = await job("play", { record: play.record, samples: 500 }, $("play-progress"));
+    // A late answer for an earlier turn (the user clicked on) is dropped.
+    if (state.play !== play || play.record.tricks.flat().length !== played) return;
+    $("ranked").hidden = false;
+    const body = fillTable($("ranked-table"), view.columns, view.rows, (row) => row.greedy);
+    [...body.rows].forEach((tr, i) => {
+      tr.classList.toggle("best", i === 0);
+      tr.addEventListener("click", () => playCard(view.rows[i].card));
+    });
+    $("ranked-notes").textContent = `${view.notes.join(" ")} The row in bold is the best; the highlighted one is the engine's own (greedy) choice.`;
+  } catch (error) {
+    showError("play-error", error);
+  }
+}
+
+async function review() {
+  const full = { ...state.play.record };
+  delete full.seat;
+  delete full.hand;
+  try {
+    const { summary } = await post("/api/review", { record: full });
+    $("review").textContent = summary;
+    $("review").hidden = false;
+  } catch (error) {
+    showError("play-error", error);
+  }
+}
+
+function download() {
+  const record = { ...state.play.record };
+  if (state.play.answer.over) {
+    delete record.seat;
+    delete record.hand;
+  }
+  const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+  const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: "tarot-deal.json" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+async function load(file) {
+  showError("play-error", null);
+  try {
+    const record = JSON.parse(await file.text());
+    if (!("seat" in record) || !("hand" in record)) {
+      const { summary } = await post("/api/review", { record });
+      $("play-table").hidden = false;
+      $("play-setup").hidden = true;
+      state.play = { record: { ...record, seat: -1, hand: [] }, answer: { over: true }, mine: [] };
+      $("turn").textContent = "A finished deal, as tarot-replay scores it:";
+      $("review").textContent = summary;
+      $("review").hidden = false;
+      return;
+    }
+    setPlayers(record.players);
+    await startPlay(record);
+  } catch (error) {
+    showError("play-error", error instanceof SyntaxError ? "that file is not a JSON deal record" : error);
+  }
+}
+
+// --- wiring -----------------------------------------------------------------------------------
+
+function setPlayers(n) {
+  state.players = Number(n);
+  for (const b of $("players").querySelectorAll("button")) b.classList.toggle("on", b.dataset.value === String(n));
+  fillPositions();
+  drawBids();
+  refreshPicker();
+}
+
+async function main() {
+  const deck = await (await fetch("/api/deck")).json();
+  state.deck = deck.cards;
+  state.sizes = { hand: deck.hand, chien: deck.chien };
+  drawPicker();
+  setPlayers(4);
+  segmented("players", (value) => { state.bids = []; setPlayers(value); });
+  segmented("target", (value) => { state.target = value; refreshPicker(); });
+  segmented("ecart-contract", () => {});
+  for (const button of document.querySelectorAll("[data-bid]")) {
+    button.addEventListener("click", () => {
+      if (state.bids.length < state.players - 1) state.bids.push(button.dataset.bid);
+      drawBids();
+    });
+  }
+  $("bids-undo").addEventListener("click", () => { state.bids.pop(); drawBids(); });
+  $("clear").addEventListener("click", () => { state.picked[state.target].clear(); refreshPicker(); });
+  $("paste-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showError("advise-error", null);
+    try {
+      const { cards } = await post("/api/cards", { cards: $("paste").value });
+      state.picked[state.target] = new Set(cards);
+      refreshPicker();
+    } catch (error) {
+      showError("advise-error", error);
+    }
+  });
+  $("advise").addEventListener("click", advise);
+  $("ecart").addEventListener("click", adviseEcart);
+  $("play-start").addEventListener("click", () => {
+    try {
+      startPlay(startRecord());
+    } catch (error) {
+      showError("play-error", error);
+    }
+  });
+  $("undo").addEventListener("click", undo);
+  $("download").addEventListener("click", download);
+  $("play-reset").addEventListener("click", () => {
+    state.play = null;
+    $("play-table").hidden = true;
+    $("play-setup").hidden = false;
+  });
+  $("load").addEventListener("change", (event) => event.target.files[0] && load(event.target.files[0]));
+}
+
+main();
