@@ -332,6 +332,8 @@ function drawPlay() {
       trick.append(place);
     });
     trick.classList.toggle("done", current === null);
+  } else {
+    trick.append(Object.assign(document.createElement("p"), { className: "empty", textContent: "Nothing played yet: position 1 leads the first trick." }));
   }
   const hand = $("play-hand");
   hand.textContent = "";
@@ -361,6 +363,7 @@ function drawPlay() {
     $("turn").textContent = `Trick ${trickNumber}: ${seatName(answer.to_play)} plays — click the card played.${lead}`;
     const others = document.createElement("div");
     others.className = "others";
+    others.append(Object.assign(document.createElement("p"), { className: "muted small", textContent: `The cards ${seatName(answer.to_play)} may still play, as far as the rules and what you have seen tell:` }));
     for (const card of order(answer.cards)) {
       const element = Cards.element(card);
       element.classList.add("legal");
@@ -433,7 +436,8 @@ async function rank() {
       tr.classList.toggle("best", i === 0);
       tr.addEventListener("click", () => playCard(view.rows[i].card));
     });
-    $("ranked-notes").textContent = `${view.notes.join(" ")} The row in bold is the best; the highlighted one is the engine's own (greedy) choice.`;
+    $("ranked-notes").textContent = `${view.notes.join("\n")}\nIn bold: the best card (also ringed in gold in your hand); highlighted: the engine's own (greedy) choice.`;
+    $("play-hand").querySelector(`[data-card="${view.rows[0].card}"]`)?.classList.add("best");
   } catch (error) {
     showError("play-error", error);
   }
