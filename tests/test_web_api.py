@@ -13,6 +13,7 @@ from web_helpers import post, serve  # noqa: F401  (serve: the fixture url)
 
 from tarot_advisor.cli.advise import main as advise
 from tarot_advisor.cli.play import main as play
+from tarot_advisor.cli.web.server import main as web
 from tarot_advisor.cli.web.table import next_cards
 
 HAND_4 = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
@@ -192,3 +193,11 @@ def test_a_finished_deal_is_over() -> None:
     record = json.loads((POSITION.parent.parent / "deals" / "garde-4p.json").read_text("utf-8"))
     hands = {"seat": 0, "hand": []}
     assert next_cards(record | hands) == {"over": True}
+
+
+def test_a_port_in_use_is_one_sentence(url) -> None:
+    port = url.rsplit(":", 1)[1]
+    result = CliRunner().invoke(web, ["--port", port])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: cannot listen on 127.0.0.1:{port}")
+    assert result.stderr.count("\n") == 1

@@ -175,8 +175,8 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, address: tuple[str, int]) -> None:
+        self.jobs = Jobs()  # before binding: a failed bind closes the server, and its jobs
         super().__init__(address, Handler)
-        self.jobs = Jobs()
 
     def server_close(self) -> None:
         super().server_close()
