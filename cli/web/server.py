@@ -33,6 +33,7 @@ STATIC = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
     "cards.js": "text/javascript; charset=utf-8",
+    "play.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
 """The page's files (package data in ``static/``) and their types."""
