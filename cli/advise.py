@@ -12,15 +12,16 @@ import click
 from tarot_advisor.analyzer.advice.advisor import DEFAULT_SAMPLES, analyse_hand, batches
 from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.auction import DEFAULT_MODEL, MODELS
+from tarot_advisor.analyzer.advice.display import proportion
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
 from tarot_advisor.analyzer.advice.hand import HandError
 from tarot_advisor.analyzer.advice.hand_samples import CHUNK, SEARCH_CHUNK
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
-from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.game import bid_label
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_outputs import check_plot, check_sizes, write_plot, write_records
-from tarot_advisor.cli.advise_reading import difference, proportion, reading_lines
+from tarot_advisor.cli.advise_reading import difference, reading_lines
 from tarot_advisor.cli.auction_view import auction_lines
 from tarot_advisor.cli.ecart_view import ECART_SAMPLES, advise_ecart, render_ecart
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
@@ -53,9 +54,7 @@ BREAKDOWN_LABELS = {
 
 
 def _bid_label(bid: str | None) -> str:
-    if bid is None:
-        return "—"
-    return "Pass" if bid == "pass" else Contract(bid).label
+    return "—" if bid is None else bid_label(bid)
 
 
 def points_text(estimate: Estimate) -> str:

@@ -17,11 +17,11 @@ from tarot_advisor.analyzer.advice.cardplay import (
     CardEstimate,
     advise_play,
 )
+from tarot_advisor.analyzer.advice.display import proportion
 from tarot_advisor.analyzer.cards import format_card, format_cards
 from tarot_advisor.analyzer.rulebook.record import RecordSyntaxError, load_records
 from tarot_advisor.analyzer.search.position import PositionError, read_position
 from tarot_advisor.analyzer.stats import Z95
-from tarot_advisor.cli.advise_reading import proportion
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.options import (
     command,

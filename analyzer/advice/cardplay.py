@@ -17,13 +17,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import format_card
+from ..cards import format_card, format_cards
 from ..parallel import DEFAULT_SEED, map_chunks
 from ..playout import bitboard as bb
 from ..playout.scoring import score
 from ..search.midgame import continue_play, draw_worlds
 from ..search.position import Position
 from ..stats import Estimate
+from .display import Summary, proportion, signed
 
 DEFAULT_SAMPLES = 500
 CHUNK = 250
@@ -63,11 +64,50 @@ class CardAdvice:
     samples: int
     seed: int
 
+    def summary(self) -> Summary:
+        """A row per legal card (E[score], the gap to the best, P(make)), best first, the
+        greedy's card noted: what ``repr`` and a notebook show."""
+        position = self.position
+        rows = tuple(
+            (
+                format_card(estimate.card)
+                + (" (greedy)" if estimate.card == self.greedy_choice else ""),
+                signed(estimate.expected_score),
+                "best" if rank == 0 else signed(estimate.versus_best),
+                proportion(estimate.p_make.mean, self.samples).strip(),
+            )
+            for rank, estimate in enumerate(self.cards)
+        )
+        table = format_cards(position.current, sort=False) if position.current else "nothing yet"
+        return Summary(
+            title=f"Seat {position.seat} ({position.role}), {position.contract.label}, trick"
+            f" {self.trick}: {format_cards(position.hand)}; on the table: {table}",
+            header=("Card", "E[score] (you)", "vs best", "P(make) [95%]"),
+            rows=rows,
+            marked=0,
+            notes=(
+                f"Advice: play {format_card(self.cards[0].card)}.",
+                f"{self.samples:,} deals of the unseen cards · seed {self.seed} · P(make): the"
+                " taker makes the contract · every figure: to_dict()",
+            ),
+        )
+
+    @property
+    def trick(self) -> int:
+        """The number of the trick being played (1 = the first)."""
+        return len(self.position.tricks) + (not self.position.current)
+
+    def __repr__(self) -> str:
+        return self.summary().text()
+
+    def _repr_html_(self) -> str:
+        return self.summary().html()
+
     def to_dict(self) -> dict:
         return {
             "seat": self.position.seat,
             "role": self.position.role,
-            "trick": len(self.position.tricks) + (not self.position.current),
+            "trick": self.trick,
             "cards": [card.to_dict() for card in self.cards],
             "greedy_choice": format_card(self.greedy_choice),
             "samples": self.samples,
