@@ -17,7 +17,7 @@ from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
 from tarot_advisor.analyzer.advice.hand import HandError
 from tarot_advisor.analyzer.advice.hand_samples import CHUNK, SEARCH_CHUNK
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
-from tarot_advisor.analyzer.game import bid_label
+from tarot_advisor.analyzer.game import Contract, bid_label
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_outputs import check_plot, check_sizes, write_plot, write_records
@@ -80,9 +80,14 @@ def render(analysis: Analysis) -> str:
         f"{'Petit au bout':>17} {'Chelem':>17}",
     ]
     for contract in analysis.contracts:
-        label, make, score, petit, chelem = contract_cells(analysis, contract)
+        result, n = analysis.contracts[contract], analysis.samples
         mark = "◀" if contract.value == analysis.recommendation else " "
-        lines.append(f"{label:<13} {make:>19} {score:>17} {petit:>17} {chelem:>17} {mark}".rstrip())
+        lines.append(
+            f"{contract.label:<13} {proportion(result.p_make.mean, n, 19)} "
+            f"{points_text(result.expected_score):>17} "
+            f"{proportion(result.p_petit_au_bout, n, 17)} "
+            f"{proportion(result.p_chelem, n, 17)} {mark}".rstrip()
+        )
     lines += auction_lines(analysis)
     lines += ["", poignee_line(analysis), chelem_line(analysis), "", advice_line(analysis)]
     lines += sensitivity_lines(analysis)
@@ -115,7 +120,7 @@ def count_line(analysis: Analysis) -> str:
 
 def contract_cells(analysis: Analysis, contract: Contract) -> tuple[str, str, str, str, str]:
     """A contract's row of the table: its name, P(make) with its 95% Wilson interval,
-    E[score] ± 95%, P(petit au bout) and P(chelem) with theirs."""
+    E[score] ± 95%, P(petit au bout) and P(chelem) with theirs (the page's table)."""
     result, n = analysis.contracts[contract], analysis.samples
     return (
         contract.label,
