@@ -14,10 +14,9 @@ from tarot_advisor.cli.limits import (
     check_disk,
     check_memory,
     check_output_file,
-    write_bytes_atomically,
-    write_text_atomically,
 )
 from tarot_advisor.cli.progress import progress
+from tarot_advisor.reports.files import write_bytes, write_text
 
 MEMORY_PER_SAMPLE = {3: 150, 4: 150, 5: 300}
 """Bytes of memory a sample's outcomes take (measured: 68 with 4 players, 238 with 5)."""
@@ -61,9 +60,9 @@ def write_plot(path: Path, analysis: Analysis, text: str) -> None:
 
     try:
         if path.suffix.lower() == ".png":
-            write_bytes_atomically(path, png_bytes(advice_figure(analysis)))
+            write_bytes(path, png_bytes(advice_figure(analysis)))
         else:
-            write_text_atomically(path, [advice_html(analysis, text)])
+            write_text(path, advice_html(analysis, text))
     except OSError as error:
         fail(f"could not write the plot to {path}: {error.strerror}", 1)
     click.echo(f"Plot written to {path}", err=True)
@@ -82,7 +81,7 @@ def write_records(path: Path, records: list[dict], show_progress: bool | None) -
                     bar(number)
 
         try:
-            write_text_atomically(path, lines())
+            write_text(path, lines())
         except OSError as error:
             fail(f"could not write the deal records to {path}: {error.strerror}", 1)
     click.echo(f"{len(records):,} deal records written to {path}", err=True)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterable
 from pathlib import Path
 
 from tarot_advisor.cli.errors import fail
+from tarot_advisor.reports.files import OutputError, folder_problem, output_target
 
 
 def available_memory() -> int:
@@ -62,18 +62,32 @@ def check_disk(option: str, path: Path, needed: int) -> None:
 
 
 def check_output_file(option: str, path: Path) -> None:
-    """A file that can be created or replaced: its folder exists and is writable."""
-    folder = path.parent
-    if path.is_dir():
-        fail(f"{option} {path} is a folder: give a file name")
-    if not folder.is_dir():
-        fail(f"{option} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+    """A file that can be created or replaced (:func:`.files.output_target`: not a folder, a
+    device, a fifo or a socket; a link is followed), in a folder where a file can be made."""
+    try:
+        target = output_target(path)
+    except OutputError as error:
+        fail(f"{option} {path}{error.strerror}")
+    writable = os.access(target.parent, os.W_OK)
+    if not writable or (target.exists() and not os.access(target, os.W_OK)):
         fail(f"{option} {path}: permission denied (cannot write there)")
+    _probe(option, path, target.parent)
+
+
+def _probe(option: str, path: Path, folder: Path) -> None:
+    """Makes and removes a file in ``folder``: a read-only or full file system is named now,
+    not after the run (``os.access`` says yes to root on a read-only mount's folders)."""
+    probe = folder / f".tarot-write-test.{os.getpid()}"
+    try:
+        probe.touch()
+        probe.unlink()
+    except OSError as error:
+        fail(f"{option} {path}: cannot write there ({error.strerror or error})")
 
 
 def check_output_folder(option: str, path: Path) -> None:
-    """A folder that exists and is writable, or can be created."""
+    """A folder that exists and is writable, or can be created, and holds no device, fifo or
+    socket where a report file would go."""
     if path.exists() and not path.is_dir():
         fail(f"{option} {path} is a file, not a folder")
     existing = path
@@ -81,6 +95,9 @@ def check_output_folder(option: str, path: Path) -> None:
         existing = existing.parent
     if not existing.is_dir():
         fail(f"{option} {path}: {existing} is a file, not a folder")
+    problem = folder_problem(existing)
+    if problem is not None:
+        fail(f"{option} {path}{problem if existing == path else f': {existing}{problem}'}")
     if not os.access(existing, os.W_OK):
         fail(f"{option} {path}: permission denied (cannot write in {existing})")
 
@@ -91,30 +108,6 @@ def prepare_output_folder(option: str, path: Path) -> None:
     check_output_folder(option, path)
     try:
         path.mkdir(parents=True, exist_ok=True)
-        probe = path / ".write-test"
-        probe.touch()
-        probe.unlink()
     except OSError as error:
         fail(f"{option} {path}: cannot write there ({error.strerror or error})")
-
-
-def write_text_atomically(path: Path, chunks: Iterable[str]) -> None:
-    """Writes the strings of ``chunks`` (an iterable) to ``path`` through a temporary file, so
-    that an interrupted or failed write leaves no half-written file. Raises :class:`OSError`."""
-    _write_atomically(path, (chunk.encode("utf-8") for chunk in chunks))
-
-
-def write_bytes_atomically(path: Path, data: bytes) -> None:
-    """Writes ``data`` to ``path`` as :func:`write_text_atomically` does."""
-    _write_atomically(path, [data])
-
-
-def _write_atomically(path: Path, chunks: Iterable[bytes]) -> None:
-    temporary = path.with_name(f".{path.name}.partial")
-    try:
-        with open(temporary, "wb") as file:
-            for chunk in chunks:
-                file.write(chunk)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    _probe(option, path, path)

@@ -16,7 +16,7 @@ from tarot_advisor.analyzer.playout.ecart import ECARTS
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.errors import fail
-from tarot_advisor.cli.limits import check_output_file, write_text_atomically
+from tarot_advisor.cli.limits import check_output_file
 from tarot_advisor.cli.options import (
     Decorator,
     command,
@@ -32,6 +32,7 @@ from tarot_advisor.reports.duel import (
     DuelResult,
     run_duel,
 )
+from tarot_advisor.reports.files import write_text
 
 CLEAR_Z = 2.0
 """Below this many standard errors a difference is reported as not clear."""
@@ -198,7 +199,7 @@ def duel(
         fail(str(error))
     if dump_deals is not None:
         try:
-            write_text_atomically(dump_deals, [result.dumped or ""])
+            write_text(dump_deals, result.dumped or "")
         except OSError as error:
             fail(f"could not write the deal records to {dump_deals}: {error.strerror}", 1)
     if as_json:

@@ -33,6 +33,7 @@ from tarot_advisor.cli.study_run import (
     hand_samples_option,
     hands_option,
     import_distributed,
+    interrupted,
     scheduler_option,
     stopped,
     worker_errors,
@@ -183,7 +184,7 @@ def _run(
     except StudyFolderError as error:
         fail(str(error))
     except KeyboardInterrupt:
-        stopped(folder, done, parameters.hands, "interrupted")
+        interrupted(folder, done, parameters.hands)
     except worker_errors() as error:
         stopped(folder, done, parameters.hands, f"a worker died ({type(error).__name__})")
     except OSError as error:

@@ -34,6 +34,7 @@ from tarot_advisor.cli.study_run import (
     hand_samples_option,
     hands_option,
     import_distributed,
+    interrupted,
     scheduler_option,
     stopped,
     worker_errors,
@@ -113,7 +114,7 @@ def thresholds(
     except StudyFolderError as error:
         fail(str(error))
     except KeyboardInterrupt:
-        stopped(out, done, hands, "interrupted")
+        interrupted(out, done, hands)
     except worker_errors() as error:
         stopped(out, done, hands, f"a worker died ({type(error).__name__})")
     except OSError as error:

@@ -12,7 +12,7 @@ import click
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from tarot_advisor.analyzer.studies.study import DEFAULT_CHUNK_HANDS
-from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.errors import INTERRUPTED, fail
 from tarot_advisor.cli.options import Decorator
 
 STOPPED = 1
@@ -107,12 +107,18 @@ def worker_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
-def stopped(out: Path, done: int, hands: int, reason: str) -> None:
-    """End a study run that stopped for ``reason``, saying what is kept and how to finish."""
+def interrupted(out: Path, done: int, hands: int) -> None:
+    """End a study run stopped by Ctrl-C: exit 130, the finished chunks kept."""
+    stopped(out, done, hands, "interrupted", INTERRUPTED)
+
+
+def stopped(out: Path, done: int, hands: int, reason: str, code: int = STOPPED) -> None:
+    """End a study run that stopped for ``reason`` (exit ``code``), saying what is kept and how
+    to finish."""
     if done == 0:
-        fail(f"{reason}; no hand was finished, so nothing is kept", STOPPED)
+        fail(f"{reason}; no hand was finished, so nothing is kept", code)
     fail(
         f"{reason}; the {done:,} of {hands:,} hands already done are kept in {out / 'chunks'}: "
         "run the same command with --resume to finish",
-        STOPPED,
+        code,
     )

@@ -27,6 +27,7 @@ from tarot_advisor.analyzer.advice.heuristic import (
 from tarot_advisor.analyzer.game import BIDS
 from tarot_advisor.analyzer.studies.study import StudyParameters
 from tarot_advisor.reports import pointcount_card
+from tarot_advisor.reports.files import write_bytes, write_text
 from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 from tarot_advisor.reports.pointcount_fit import (
     FOLDS,
@@ -177,8 +178,8 @@ def write_report(out: Path, study: Study, result: PointCountResult) -> dict:
     into ``out``; returns the summary."""
     players = study.parameters.players
     out.mkdir(parents=True, exist_ok=True)
-    (out / table_name(players)).write_text(table_text(result.table), encoding="utf-8")
-    result.held_out.to_csv(out / "held_out.csv", index=False, float_format="%.6g")
+    write_text(out / table_name(players), table_text(result.table))
+    write_text(out / "held_out.csv", result.held_out.to_csv(index=False, float_format="%.6g"))
     by_method = result.held_out.set_index("method")
     summary = {
         "players": players,
@@ -191,10 +192,10 @@ def write_report(out: Path, study: Study, result: PointCountResult) -> dict:
             by_method.loc["calibrated", "regret"] / by_method.loc["seed", "regret"]
         ),
     }
-    (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n")
+    write_text(out / "summary.json", json.dumps(json_safe(summary), indent=1) + "\n")
     examples = pointcount_card.worked_examples(result.hands, result.table)
     card = png_bytes(pointcount_card.card(result.table, result.held_out, examples), dpi=120)
-    (out / "card.png").write_bytes(card)
+    write_bytes(out / "card.png", card)
 
     p = study.parameters
     report = HtmlReport(f"A calibrated point count for {players} players")
