@@ -289,7 +289,7 @@ def main(
     """
     n_players = int(players)
     samples = samples or (ECART_SAMPLES if chien is not None else DEFAULT_SAMPLES)
-    check_sizes(n_players, samples, dump_deals)
+    check_sizes(n_players, samples, dump_deals, jobs)
     if plot is not None:
         check_plot(plot, chien)
     try:

@@ -14,6 +14,7 @@ from tarot_advisor.cli.limits import (
     check_disk,
     check_memory,
     check_output_file,
+    check_time,
 )
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.files import write_bytes, write_text
@@ -28,8 +29,8 @@ DUMP_DISK_PER_SAMPLE = {3: 7_500, 4: 7_500, 5: 30_000}
 """Bytes of disk a sample's deal records take (about 1.2 kB a record)."""
 
 
-def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
-    """Refuses, before any work, a run that cannot fit in memory or on disk."""
+def check_sizes(players: int, samples: int, dump_deals: Path | None, jobs: int) -> None:
+    """Refuses, before any work, a run that cannot fit in memory, on disk or in a week."""
     per_sample = MEMORY_PER_SAMPLE[players]
     if dump_deals is not None:
         check_output_file("--dump-deals", dump_deals)
@@ -37,6 +38,7 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
         check_disk("--dump-deals", dump_deals, samples * DUMP_DISK_PER_SAMPLE[players])
     what = "sample with its deal records" if dump_deals is not None else "sample"
     check_memory("--samples", samples, per_sample, what)
+    check_time("--samples", samples, "sample", jobs)
 
 
 PLOT_KINDS = (".png", ".html")

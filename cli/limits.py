@@ -51,6 +51,46 @@ def check_memory(option: str, count: int, bytes_each: int, what: str = "sample")
         )
 
 
+MAX_SECONDS = 7 * 24 * 3600
+"""The longest run accepted: a week. Beyond it a count is a typing slip, not a study."""
+
+SECONDS_EACH = {
+    "sample": 100e-6,
+    "deal": 1e-6,
+    "duel deal": 100e-6,
+    "checked deal": 500e-6,
+    "hand-sample": 100e-6,
+    "écart hand-sample": 300e-6,
+    "playout": 30e-6,
+}
+"""CPU seconds one unit of work takes at least, on one core (measured on a loaded 2-core
+machine, rounded down by 2 to 4 times): an estimate that never refuses a run that fits."""
+
+
+def duration_text(seconds: float) -> str:
+    """``40 minutes``, ``3.2 days``, ``31,700 years``: a duration in the unit a reader expects."""
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600)):
+        if seconds >= size:
+            return f"{seconds / size:,.1f} {unit}"
+    return f"{seconds / 60:,.0f} minutes" if seconds >= 60 else f"{seconds:.0f} seconds"
+
+
+def check_time(option: str, count: int, what: str, jobs: int = 1, units_each: int = 1) -> None:
+    """Refuses ``option count`` when ``count × units_each`` units of ``what``
+    (:data:`SECONDS_EACH`) would take more than :data:`MAX_SECONDS` on ``jobs`` cores."""
+    each = SECONDS_EACH[what]
+    cores = max(1, jobs)
+    units = count * units_each
+    seconds = units * each / cores
+    if seconds > MAX_SECONDS:
+        most = int(MAX_SECONDS * cores / (each * units_each))
+        fail(
+            f"{option} {count:,} would take at least {duration_text(seconds)} on {cores} "
+            f"core{'s' * (cores > 1)} ({units:,} {what}s at {each * 1e6:,.0f} µs of CPU each), "
+            f"more than a week: use at most {most:,}"
+        )
+
+
 def check_disk(option: str, path: Path, needed: int) -> None:
     """Refuses to write about ``needed`` bytes to ``path`` when its disk has less room."""
     try:
@@ -95,9 +135,9 @@ def check_output_folder(option: str, path: Path) -> None:
         existing = existing.parent
     if not existing.is_dir():
         fail(f"{option} {path}: {existing} is a file, not a folder")
-    problem = folder_problem(existing)
+    problem = folder_problem(path)
     if problem is not None:
-        fail(f"{option} {path}{problem if existing == path else f': {existing}{problem}'}")
+        fail(f"{option} {path}{problem}")
     if not os.access(existing, os.W_OK):
         fail(f"{option} {path}: permission denied (cannot write in {existing})")
 

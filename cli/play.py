@@ -18,6 +18,7 @@ from tarot_advisor.analyzer.search.position import PositionError, read_position
 from tarot_advisor.analyzer.stats import Z95
 from tarot_advisor.cli.advise_reading import proportion
 from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.limits import check_memory, check_time
 from tarot_advisor.cli.options import (
     command,
     jobs_option,
@@ -27,6 +28,10 @@ from tarot_advisor.cli.options import (
     timings_option,
 )
 from tarot_advisor.cli.replay import read_source
+
+BYTES_PER_SAMPLE = 600
+"""Memory a sample takes until the cards are ranked: a score, a make and a gap for each of up
+to 24 legal cards."""
 
 
 def table(advice: CardAdvice, seconds: float) -> str:
@@ -73,6 +78,8 @@ def table(advice: CardAdvice, seconds: float) -> str:
 @timings_option()
 def main(source: str, samples: int, seed: int, jobs: int, as_json: bool, timings: bool) -> None:
     """What to play now: every legal card, its expected score for you and P(make), ranked."""
+    check_memory("--samples", samples, BYTES_PER_SAMPLE, "sample")
+    check_time("--samples", samples, "sample", jobs)
     try:
         (data,) = load_records(read_source(source))
     except RecordSyntaxError as error:

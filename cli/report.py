@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from tarot_advisor.cli.errors import Group, fail
-from tarot_advisor.cli.limits import prepare_output_folder
+from tarot_advisor.cli.limits import check_time, prepare_output_folder
 from tarot_advisor.cli.options import (
     HELP_OPTIONS,
     command,
@@ -65,6 +65,7 @@ def deals(
 ) -> None:
     """What random deals look like: trumps, bouts, kings, suits, poignées, petit sec and the
     point count, each beside its exact probability."""
+    check_time("--deals", n_deals, "deal", jobs)
     prepare_output_folder("--out", out)
     with progress(n_deals, "dealing", show=show_progress, unit="deals") as bar:
         study = run_deal_study(int(players), n_deals, seed=seed, jobs=jobs, on_done=bar)
@@ -129,6 +130,8 @@ def bench(
 ) -> None:
     """Speed on this machine, every core and one core: deals dealt, greedy Garde playouts
     (deal, écart, play, score) per second, and the wall time of tarot-advise runs."""
+    check_time("--deals", n_deals, "deal", jobs)
+    check_time("--playouts", playouts, "playout", jobs)
     names = only or tuple(MEASUREMENTS)
     measured = iter(range(1, len(names) + 1))
     with progress(len(names), "measuring", show=show_progress, unit="measurements") as bar:

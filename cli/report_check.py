@@ -6,6 +6,7 @@ import json
 
 import click
 
+from tarot_advisor.cli.limits import check_time
 from tarot_advisor.cli.options import (
     command,
     jobs_option,
@@ -46,6 +47,7 @@ def check(
 ) -> None:
     """Play deals through the engine (every contract, greedy and random play, poignées, calls,
     some announced chelems) and replay each through the referee: exit 1 on any disagreement."""
+    check_time("--deals", n_deals, "checked deal", jobs)
     with progress(n_deals, "checking", show=show_progress, unit="deals") as bar:
         result = check_engine(int(players), n_deals, seed=seed, jobs=jobs, on_done=bar)
     if as_json:

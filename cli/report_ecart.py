@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.cli.limits import check_time
 from tarot_advisor.cli.options import (
     command,
     jobs_option,
@@ -65,6 +66,7 @@ def ecart_ideas(
 ) -> None:
     """Whether the écart advice beats the engine's écart again and again: every named idea's
     gain over it (as tarot-advise --chien finds it), averaged over random hands."""
+    check_time("--hands", hands, "écart hand-sample", jobs, samples)
     with progress(hands, "écart ideas", show=show_progress, unit="hands") as bar:
         result = check_ideas(
             int(players),

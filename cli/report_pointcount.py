@@ -28,6 +28,8 @@ from tarot_advisor.cli.options import (
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.cli.study_run import (
     backend_option,
+    check_study_disk,
+    check_study_size,
     chunk_hands_option,
     dask_client,
     hand_samples_option,
@@ -115,8 +117,11 @@ def pointcount(
     study = None if study_folder is None else _read(study_folder, int(players))
     if backend == "dask" and study is None:
         import_distributed()  # a missing extra is said before the folder is made
+    if study is None:
+        check_study_size(hands, samples, jobs, scheduler)
     prepare_output_folder("--out", out)
     if study is None:
+        check_study_disk(out, hands)
         try:
             parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands)
         except StudyError as error:

@@ -29,6 +29,8 @@ from tarot_advisor.cli.options import (
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.cli.study_run import (
     backend_option,
+    check_study_disk,
+    check_study_size,
     chunk_hands_option,
     dask_client,
     hand_samples_option,
@@ -91,11 +93,13 @@ def thresholds(
         fail("--scheduler goes with --backend dask")
     if backend == "dask":
         import_distributed()  # a missing extra is said before the folder is made
-    prepare_output_folder("--out", out)
     try:
         parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands, min_points)
     except StudyError as error:
         fail(str(error))
+    check_study_size(hands, samples, jobs, scheduler)
+    prepare_output_folder("--out", out)
+    check_study_disk(out, hands)
     client = dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
     done = 0
     try:

@@ -13,6 +13,7 @@ from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from tarot_advisor.analyzer.studies.study import DEFAULT_CHUNK_HANDS
 from tarot_advisor.cli.errors import INTERRUPTED, fail
+from tarot_advisor.cli.limits import check_disk, check_memory, check_time
 from tarot_advisor.cli.options import Decorator
 
 STOPPED = 1
@@ -62,6 +63,25 @@ def chunk_hands_option() -> Decorator:
         show_default=True,
         help="Hands per chunk of the study (stored with it: the numbers depend on it).",
     )
+
+
+HAND_DISK = 400
+"""Bytes of disk a hand of a study takes: its row in a chunk and in hands.csv (about 170 each)."""
+HAND_MEMORY = 1_000
+"""Bytes of memory a hand of a study takes when its table is put together and fitted."""
+
+
+def check_study_size(hands: int, samples: int, jobs: int, scheduler: str | None) -> None:
+    """Refuses, before any work, a study that would not fit in memory or would take more than a
+    week on ``jobs`` local workers (a remote cluster's size is unknown: only memory counts)."""
+    check_memory("--hands", hands, HAND_MEMORY, "hand")
+    if scheduler is None:
+        check_time("--hands", hands, "hand-sample", jobs, samples)
+
+
+def check_study_disk(out: Path, hands: int) -> None:
+    """Refuses a study whose files would not fit on the disk of ``out`` (an existing folder)."""
+    check_disk("--out", out / "hands.csv", hands * HAND_DISK)
 
 
 def import_distributed():

@@ -73,12 +73,15 @@ def output_target(path: Path) -> Path:
 
 
 def folder_problem(folder: Path) -> str | None:
-    """Why the report files of an existing ``folder`` could not be written there: an entry with
-    a report's name that is not a regular file, or a folder in ``/proc`` or ``/sys``."""
+    """Why the report files of ``folder`` (existing or to be made) could not be written there: a
+    folder in ``/proc`` or ``/sys``, or an entry with a report's name that is not a regular
+    file."""
     real = Path(os.path.realpath(folder))
     root = _in_virtual(real)
     if root is not None:
         return f" is in {root}, the kernel's own files, not a place for a report"
+    if not real.is_dir():
+        return None
     try:
         entries = list(os.scandir(real))
     except OSError:
