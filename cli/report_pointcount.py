@@ -45,6 +45,7 @@ from tarot_advisor.reports.pointcount import (
     Study,
     fit_study,
     read_study,
+    too_small,
     write_report,
 )
 from tarot_advisor.reports.pointcount_fit import METHOD_LABELS
@@ -110,7 +111,10 @@ def pointcount(
     show_progress: bool | None,
 ) -> None:
     """A point count players can add up at the table: new lines for the seed's count, new whole
-    points per item, both fitted on training hands and judged on held-out hands."""
+    points per item, both fitted on training hands and judged on held-out hands.
+
+    A study too small to fit on (fewer than 250 hands, or 20 worth a bid) says so and exits 0,
+    the study kept but no table, card or report written (as thresholds and ecart-ideas do)."""
     if scheduler is not None and backend != "dask":
         fail("--scheduler goes with --backend dask")
     # A given study is read, and the output folder made, before any work.
@@ -130,6 +134,10 @@ def pointcount(
         if not (resume and _finished(folder, parameters)):
             _run(folder, parameters, resume, jobs, backend, scheduler, show_progress)
         study = _read(folder, int(players))
+    sentence = too_small(study)
+    if sentence is not None:
+        click.echo(sentence)
+        return
     try:
         result = fit_study(study)
         write_report(out, study, result)

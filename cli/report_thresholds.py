@@ -88,7 +88,10 @@ def thresholds(
     show_progress: bool | None,
 ) -> None:
     """Where the bid thresholds lie: many random hands, each played out on many deals under
-    every contract, set against the barème's point count."""
+    every contract, set against the barème's point count.
+
+    A study too small to fit a line says so and exits 0: the line is "too few hands" in the
+    report, never a number (as pointcount and ecart-ideas write nothing they cannot fit)."""
     if scheduler is not None and backend != "dask":
         fail("--scheduler goes with --backend dask")
     if backend == "dask":
@@ -146,4 +149,7 @@ def thresholds(
     sentence = unfitted_sentence(fitted, min_points)
     if sentence is not None:
         click.echo(sentence)
-    click.echo(f"The barème agrees with the simulation's best bid on {summary['agreement']:.1%}")
+    click.echo(
+        f"The barème agrees with the simulation's best bid on {summary['agreement']:.1%} of the "
+        f"{hands:,} hands"
+    )

@@ -87,6 +87,26 @@ def read_study(folder: Path) -> Study:
     )
 
 
+MIN_HANDS = 50 * FOLDS
+"""The fewest hands a point count is fitted on: each fold of the cross-validation holds out at
+least 50 hands (below, the held-out figures are noise and the fit may find no move at all)."""
+MIN_BIDDING_HANDS = 20
+"""The fewest hands whose best bid is not a pass: the bid lines are fitted on those."""
+
+
+def too_small(study: Study) -> str | None:
+    """The sentence that says why ``study`` is too small to fit a point count on, or None."""
+    hands = len(study.frame)
+    bidding = int((study.frame["best_contract"] != "pass").sum())
+    if hands >= MIN_HANDS and bidding >= MIN_BIDDING_HANDS:
+        return None
+    return (
+        f"Too few hands to fit a point count: {hands:,} hands, {bidding:,} of them worth a bid, "
+        f"where the fit needs at least {MIN_HANDS:,} hands and {MIN_BIDDING_HANDS} worth a bid: "
+        "study more hands (--hands); no table, card or report is written."
+    )
+
+
 def fit_code_version() -> str:
     """A digest of the fitting code and the count's items, for the table's provenance."""
     digest = hashlib.sha256()
