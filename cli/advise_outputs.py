@@ -16,8 +16,10 @@ from tarot_advisor.cli.limits import (
     check_output_file,
     check_time,
 )
+from tarot_advisor.cli.options import check_timings
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.files import write_bytes, write_text
+from tarot_advisor.reports.formatting import counted
 
 MEMORY_PER_SAMPLE = {3: 150, 4: 150, 5: 300}
 """Bytes of memory a sample's outcomes take (measured: 68 with 4 players, 238 with 5)."""
@@ -39,6 +41,34 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None, jobs: int) 
     what = "sample with its deal records" if dump_deals is not None else "sample"
     check_memory("--samples", samples, per_sample, what)
     check_time("--samples", samples, "sample", jobs)
+
+
+def _given(name: str) -> bool:
+    """Whether the user gave the option ``name`` (not its default)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT)
+
+
+def check_options(
+    chien: str | None, players: int, as_json: bool, timings: bool, dump_deals: Path | None
+) -> None:
+    """Refuses, in one sentence, an option that cannot act with the others given."""
+    check_timings(as_json, timings)
+    if chien is None:
+        for option, name in (("--contract", "contract"), ("--called", "called")):
+            if _given(name):
+                fail(f"{option} describes the contract taken, for the écart: give it with --chien")
+        return
+    if dump_deals is not None:
+        fail("--dump-deals writes the bid's playouts, not the écart's: leave out --chien or it")
+    for option, name in (("--bids", "bids"), ("--others", "others")):
+        if _given(name):
+            fail(
+                f"{option} describes the auction before your bid; with --chien (you took) give "
+                "your --position instead"
+            )
+    if _given("called") and players != 5:
+        fail(f"--called: a card is called only with 5 players, not {players}")
 
 
 PLOT_KINDS = (".png", ".html")
@@ -86,4 +116,4 @@ def write_records(path: Path, records: list[dict], show_progress: bool | None) -
             write_text(path, lines())
         except OSError as error:
             fail(f"could not write the deal records to {path}: {error.strerror}", 1)
-    click.echo(f"{len(records):,} deal records written to {path}", err=True)
+    click.echo(f"{counted(len(records), 'deal record')} written to {path}", err=True)

@@ -22,6 +22,7 @@ from tarot_advisor.analyzer.cards import (
 )
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
 from tarot_advisor.cli.options import json_document
+from tarot_advisor.cli.progress import progress
 
 __all__ = ["ECART_SAMPLES", "advise_ecart", "render_ecart"]
 
@@ -34,9 +35,11 @@ def advise_ecart(
     called: str | None,
     as_json: bool,
     timings: bool,
+    show_progress: bool | None,
     **options,
 ) -> None:
-    """Parse the chien and the call, analyse, print; bad input: one sentence, exit 2."""
+    """Parse the chien and the call, analyse, print; bad input: one sentence, exit 2.
+    ``options``: :func:`.ecart_advice.analyse_ecart`'s (position, samples, seed, jobs, sides)."""
     try:
         chien_cards = parse_cards(chien)
     except CardError as error:
@@ -45,10 +48,18 @@ def advise_ecart(
         called_card = None if called is None else parse_card(called.strip())
     except CardError as error:
         fail(f"--called: {error}", INPUT_ERROR)
+    samples = options["samples"]
     try:
-        analysis = analyse_ecart(
-            hand, chien_cards, players, contract=contract, called=called_card, **options
-        )
+        with progress(samples, "écarts", show=show_progress, unit="samples") as bar:
+            analysis = analyse_ecart(
+                hand,
+                chien_cards,
+                players,
+                contract=contract,
+                called=called_card,
+                on_done=bar,
+                **options,
+            )
     except EcartInputError as error:
         fail(str(error), INPUT_ERROR)
     if as_json:
@@ -92,9 +103,11 @@ def render_ecart(analysis: EcartAnalysis) -> str:
             f"{'; '.join(best.ideas)} — {best.gain.mean:+.1f} ± {Z95 * best.gain.se:.1f} over"
             " the engine's"
         )
+    sides = analysis.sides
     lines += [
         "",
         f"Advice: discard {format_cards(best.cards)} ({verdict}).",
+        f"Played by: {sides.taker} for the taker's side, {sides.defence} for the defence.",
         f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "
         "± = 95% interval · every écart played on the same deals · scores are the taker's total",
     ]

@@ -12,7 +12,7 @@ import click
 
 from tarot_advisor.analyzer.game import PLAYER_COUNTS
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, ParallelError, choose_jobs
-from tarot_advisor.cli.errors import Command
+from tarot_advisor.cli.errors import Command, fail
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -80,6 +80,12 @@ def timings_option() -> Decorator:
         help="With --json: add the run's seconds under the key timings (without it, the same "
         "seed gives byte-identical JSON).",
     )
+
+
+def check_timings(as_json: bool, timings: bool) -> None:
+    """Refuses ``--timings`` without ``--json``, where it could not act."""
+    if timings and not as_json:
+        fail("--timings adds the seconds to the JSON: give it with --json")
 
 
 def json_document(document: dict, timings: bool, seconds: float) -> str:

@@ -20,6 +20,7 @@ from tarot_advisor.cli.advise_reading import proportion
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.limits import check_memory, check_time
 from tarot_advisor.cli.options import (
+    check_timings,
     command,
     jobs_option,
     json_document,
@@ -59,6 +60,8 @@ def table(advice: CardAdvice, seconds: float) -> str:
         " · ± and [ ] = 95% intervals · P(make): the taker makes the contract",
         "vs best: the gap to the first card, deal by deal on the same deals — its ± is the one"
         " that says whether the first card is really better",
+        f"Seats count 0–{position.players - 1} as in the record; seat {position.first_leader} led"
+        " the first trick (position 1 in tarot-advise --position).",
     ]
     return "\n".join(lines)
 
@@ -78,6 +81,7 @@ def table(advice: CardAdvice, seconds: float) -> str:
 @timings_option()
 def main(source: str, samples: int, seed: int, jobs: int, as_json: bool, timings: bool) -> None:
     """What to play now: every legal card, its expected score for you and P(make), ranked."""
+    check_timings(as_json, timings)
     check_memory("--samples", samples, BYTES_PER_SAMPLE, "sample")
     check_time("--samples", samples, "sample", jobs)
     try:

@@ -33,6 +33,7 @@ from tarot_advisor.reports.deals import (
     statistics,
     write_deal_report,
 )
+from tarot_advisor.reports.formatting import counted
 
 
 @click.group(cls=Group, context_settings=HELP_OPTIONS)
@@ -76,7 +77,7 @@ def deals(
         fail(f"cannot write the report into {out}: {error.strerror}")
     click.echo(f"Report: {out / 'report.html'} (charts, CSV tables and summary.json beside it)")
     click.echo(
-        f"{study.deals:,} deals for {study.players} players in {study.seconds:.2f} s "
+        f"{counted(study.deals, 'deal')} for {study.players} players in {study.seconds:.2f} s "
         f"({study.deals_per_second:,.0f} deals/s on {jobs} worker{'s' if jobs > 1 else ''}), "
         f"seed {seed}"
     )

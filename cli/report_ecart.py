@@ -7,6 +7,7 @@ import click
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.cli.limits import check_time
 from tarot_advisor.cli.options import (
+    check_timings,
     command,
     jobs_option,
     json_document,
@@ -17,6 +18,7 @@ from tarot_advisor.cli.options import (
 )
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.ecart_ideas import MIN_HANDS, check_ideas
+from tarot_advisor.reports.formatting import counted
 
 
 @command("ecart-ideas")
@@ -69,6 +71,7 @@ def ecart_ideas(
 
     An idea found on fewer than 10 hands is not judged; a study too small to judge any says so
     and exits 0 with no table (as thresholds and pointcount do)."""
+    check_timings(as_json, timings)
     check_time("--hands", hands, "écart hand-sample", jobs, samples)
     with progress(hands, "écart ideas", show=show_progress, unit="hands") as bar:
         result = check_ideas(
@@ -85,8 +88,9 @@ def ecart_ideas(
         click.echo(json_document(result.to_dict(), timings, result.seconds))
         return
     click.echo(
-        f"Écart ideas against the engine's écart: {result.hands} random {result.players}-player "
-        f"hands of at least {result.min_points} points, {result.contract.label}, "
+        "Écart ideas against the engine's écart: "
+        f"{counted(result.hands, f'random {result.players}-player hand')} "
+        f"of at least {result.min_points} points, {result.contract.label}, "
         f"{result.samples:,} samples each, seed {result.seed} ({result.seconds:.1f} s)"
     )
     if not result.judged:

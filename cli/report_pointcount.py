@@ -40,6 +40,7 @@ from tarot_advisor.cli.study_run import (
     stopped,
     worker_errors,
 )
+from tarot_advisor.reports.formatting import counted
 from tarot_advisor.reports.pointcount import (
     PointCountError,
     Study,
@@ -148,7 +149,7 @@ def pointcount(
     click.echo(
         f"Report: {out / 'report.html'} (card.png, the fitted table and held_out.csv beside it)"
     )
-    click.echo(f"Held out ({study.parameters.hands:,} hands, {players} players):")
+    click.echo(f"Held out ({counted(study.parameters.hands, 'hand')}, {players} players):")
     for row in result.held_out.itertuples():
         click.echo(
             f"  {METHOD_LABELS[row.method]:<28} agreement {100 * row.agreement:5.1f} %   "

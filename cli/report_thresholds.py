@@ -41,6 +41,7 @@ from tarot_advisor.cli.study_run import (
     stopped,
     worker_errors,
 )
+from tarot_advisor.reports.formatting import counted
 from tarot_advisor.reports.thresholds import unfitted_sentence, write_report
 from tarot_advisor.reports.thresholds_folder import StudyFolderError, assemble, run_study
 
@@ -129,7 +130,8 @@ def thresholds(
     click.echo(f"Report: {out / 'report.html'} (hands.csv, charts and summary.json beside it)")
     resumed = f", {outcome.kept} resumed" if outcome.kept else ""
     click.echo(
-        f"{hands:,} hands × {samples:,} samples for {players} players, seed {seed}: "
+        f"{counted(hands, 'hand')} × {counted(samples, 'sample')} for {players} players, "
+        f"seed {seed}: "
         f"{outcome.computed} chunk(s) computed in {outcome.seconds:.1f} s{resumed}"
     )
     if outcome.computed == parameters.n_chunks and outcome.seconds > 0:
@@ -151,5 +153,5 @@ def thresholds(
         click.echo(sentence)
     click.echo(
         f"The barème agrees with the simulation's best bid on {summary['agreement']:.1%} of the "
-        f"{hands:,} hands"
+        f"{counted(hands, 'hand')}"
     )

@@ -15,6 +15,7 @@ from tarot_advisor.analyzer.studies.study import DEFAULT_CHUNK_HANDS
 from tarot_advisor.cli.errors import INTERRUPTED, fail
 from tarot_advisor.cli.limits import check_disk, check_memory, check_time
 from tarot_advisor.cli.options import Decorator
+from tarot_advisor.reports.formatting import counted
 
 STOPPED = 1
 """Exit status of a study run stopped early (interrupted, a worker lost, a folder unwritable)."""
@@ -138,7 +139,8 @@ def stopped(out: Path, done: int, hands: int, reason: str, code: int = STOPPED) 
     if done == 0:
         fail(f"{reason}; no hand was finished, so nothing is kept", code)
     fail(
-        f"{reason}; the {done:,} of {hands:,} hands already done are kept in {out / 'chunks'}: "
+        f"{reason}; the {done:,} of {counted(hands, 'hand')} already done are kept in "
+        f"{out / 'chunks'}: "
         "run the same command with --resume to finish",
         code,
     )
