@@ -16,7 +16,7 @@ from tarot_advisor.cli.limits import (
     check_output_file,
     check_time,
 )
-from tarot_advisor.cli.options import check_timings
+from tarot_advisor.cli.options import check_timings, given
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.files import write_bytes, write_text
 from tarot_advisor.reports.formatting import counted
@@ -43,12 +43,6 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None, jobs: int) 
     check_time("--samples", samples, "sample", jobs)
 
 
-def _given(name: str) -> bool:
-    """Whether the user gave the option ``name`` (not its default)."""
-    source = click.get_current_context().get_parameter_source(name)
-    return source not in (None, click.core.ParameterSource.DEFAULT)
-
-
 def check_options(
     chien: str | None, players: int, as_json: bool, timings: bool, dump_deals: Path | None
 ) -> None:
@@ -56,18 +50,18 @@ def check_options(
     check_timings(as_json, timings)
     if chien is None:
         for option, name in (("--contract", "contract"), ("--called", "called")):
-            if _given(name):
+            if given(name):
                 fail(f"{option} describes the contract taken, for the écart: give it with --chien")
         return
     if dump_deals is not None:
         fail("--dump-deals writes the bid's playouts, not the écart's: leave out --chien or it")
     for option, name in (("--bids", "bids"), ("--others", "others")):
-        if _given(name):
+        if given(name):
             fail(
                 f"{option} describes the auction before your bid; with --chien (you took) give "
                 "your --position instead"
             )
-    if _given("called") and players != 5:
+    if given("called") and players != 5:
         fail(f"--called: a card is called only with 5 players, not {players}")
 
 

@@ -82,6 +82,20 @@ def timings_option() -> Decorator:
     )
 
 
+def given(name: str) -> bool:
+    """Whether the user gave the option ``name`` (its parameter name) rather than its default."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT)
+
+
+def refuse_unused(names: dict[str, str], reason: str) -> None:
+    """Refuses, in one sentence, the first of the options ``names`` (parameter name → flag)
+    the user gave, which cannot act for ``reason``."""
+    for name, flag in names.items():
+        if given(name):
+            fail(f"{flag} cannot act {reason}: leave it out")
+
+
 def check_timings(as_json: bool, timings: bool) -> None:
     """Refuses ``--timings`` without ``--json``, where it could not act."""
     if timings and not as_json:

@@ -21,6 +21,7 @@ from tarot_advisor.cli.options import (
     json_option,
     players_option,
     quiet_option,
+    refuse_unused,
     seed_option,
     version_option,
 )
@@ -131,9 +132,12 @@ def bench(
 ) -> None:
     """Speed on this machine, every core and one core: deals dealt, greedy Garde playouts
     (deal, écart, play, score) per second, and the wall time of tarot-advise runs."""
+    names = only or tuple(MEASUREMENTS)
+    for prefix, name in (("deals", "n_deals"), ("playouts", "playouts")):
+        if not any(measured.startswith(prefix) for measured in names):
+            refuse_unused({name: f"--{prefix}"}, f"without a {prefix} measurement in --only")
     check_time("--deals", n_deals, "deal", jobs)
     check_time("--playouts", playouts, "playout", jobs)
-    names = only or tuple(MEASUREMENTS)
     measured = iter(range(1, len(names) + 1))
     with progress(len(names), "measuring", show=show_progress, unit="measurements") as bar:
         results = run_benchmarks(

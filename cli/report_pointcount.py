@@ -23,6 +23,7 @@ from tarot_advisor.cli.options import (
     jobs_option,
     players_option,
     quiet_option,
+    refuse_unused,
     seed_option,
 )
 from tarot_advisor.cli.progress import progress
@@ -70,6 +71,12 @@ def _finished(folder: Path, parameters: StudyParameters) -> bool:
     return (folder / HANDS_FILE).exists() and all(run.get(k) == v for k, v in wanted.items())
 
 
+STUDY_RUN_OPTIONS = (
+    "hands", "samples", "seed", "jobs", "resume", "backend", "scheduler", "chunk_hands"
+)  # fmt: skip
+"""The options that run a study, which a study given with --study cannot take."""
+
+
 @command()
 @players_option()
 @hands_option(10_000, "Random hands of the study.")
@@ -114,10 +121,17 @@ def pointcount(
     """A point count players can add up at the table: new lines for the seed's count, new whole
     points per item, both fitted on training hands and judged on held-out hands.
 
-    A study too small to fit on (fewer than 250 hands, or 20 worth a bid) says so and exits 0,
+    A study too small to fit on (fewer than 50 hands, or 5 worth a bid) says so and exits 0,
     the study kept but no table, card or report written (as thresholds and ecart-ideas do)."""
     if scheduler is not None and backend != "dask":
         fail("--scheduler goes with --backend dask")
+    if scheduler is not None:
+        refuse_unused({"jobs": "--jobs"}, "with --scheduler (the cluster has its own workers)")
+    if study_folder is not None:
+        refuse_unused(
+            {n: f"--{n.replace('_', '-')}" for n in STUDY_RUN_OPTIONS},
+            "with --study (the study given was run already, with its own)",
+        )
     # A given study is read, and the output folder made, before any work.
     study = None if study_folder is None else _read(study_folder, int(players))
     if backend == "dask" and study is None:

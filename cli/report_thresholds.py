@@ -24,6 +24,7 @@ from tarot_advisor.cli.options import (
     jobs_option,
     players_option,
     quiet_option,
+    refuse_unused,
     seed_option,
 )
 from tarot_advisor.cli.progress import progress
@@ -95,6 +96,8 @@ def thresholds(
     report, never a number (as pointcount and ecart-ideas write nothing they cannot fit)."""
     if scheduler is not None and backend != "dask":
         fail("--scheduler goes with --backend dask")
+    if scheduler is not None:
+        refuse_unused({"jobs": "--jobs"}, "with --scheduler (the cluster has its own workers)")
     if backend == "dask":
         import_distributed()  # a missing extra is said before the folder is made
     try:

@@ -87,11 +87,12 @@ def read_study(folder: Path) -> Study:
     )
 
 
-MIN_HANDS = 50 * FOLDS
+MIN_HANDS = 10 * FOLDS
 """The fewest hands a point count is fitted on: each fold of the cross-validation holds out at
-least 50 hands (below, the held-out figures are noise and the fit may find no move at all)."""
-MIN_BIDDING_HANDS = 20
-"""The fewest hands whose best bid is not a pass: the bid lines are fitted on those."""
+least 10 hands (below, the held-out figures are noise and the fit may find no move at all)."""
+MIN_BIDDING_HANDS = FOLDS
+"""The fewest hands whose best bid is not a pass, one a fold: the bid lines are fitted on
+those."""
 
 
 def too_small(study: Study) -> str | None:

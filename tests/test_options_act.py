@@ -136,3 +136,18 @@ def test_seats_are_said_to_be_the_records_where_a_user_meets_them() -> None:
     shown = CliRunner().invoke(play, [str(position), "--samples", "4"]).stdout
     assert "Seats count 0–3 as in the record; seat" in shown
     assert "(position 1 in tarot-advise --position)" in shown
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["bench", "--only", "advise_seconds", "--deals", "5"], "--deals cannot act without a"),
+        (["bench", "--only", "deals_per_second", "--playouts", "5"], "--playouts cannot act"),
+        (["pointcount", "--study", "s", "--hands", "5", "--out", "o"], "--hands cannot act with"),
+        (["pointcount", "--study", "s", "--resume", "--out", "o"], "--resume cannot act with"),
+        (["thresholds", "--backend", "dask", "--scheduler", "tcp://x:1", "--jobs", "2", "--out",
+          "o"], "--jobs cannot act with --scheduler"),
+    ],
+)  # fmt: skip
+def test_a_report_option_that_cannot_act_is_refused(arguments: list[str], message: str) -> None:
+    assert message in one_sentence(CliRunner().invoke(report, arguments))
