@@ -21,10 +21,19 @@ INTERRUPTED = 130
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
+class InputError(SystemExit):
+    """Input that cannot be used, with the one sentence that says why. A :class:`SystemExit`
+    so that a command ends with ``code``; the web page answers it with HTTP 400 instead."""
+
+    def __init__(self, message: str, code: int = INPUT_ERROR) -> None:
+        super().__init__(code)
+        self.message = message
+
+
 def fail(message: str, code: int = INPUT_ERROR) -> NoReturn:
-    """Prints ``Error: <message>`` on stderr and exits with ``code`` (no traceback)."""
-    _say(f"Error: {message}")
-    raise SystemExit(code)
+    """Ends the command: ``Error: <message>`` on stderr and exit ``code`` (no traceback), once
+    the command's :class:`OneSentence` catches the :class:`InputError` raised here."""
+    raise InputError(message, code)
 
 
 STOPPED_WRITING = 1
@@ -129,24 +138,29 @@ class OneSentence:
             _say(error.format_message())
             sys.exit(INPUT_ERROR)
         except click.UsageError as error:
-            fail(error.format_message(), INPUT_ERROR)
+            _exit(error.format_message(), INPUT_ERROR)
         except click.Abort:
-            fail("interrupted", INTERRUPTED)
+            _exit("interrupted", INTERRUPTED)
+        except InputError as error:
+            _exit(error.message, error.code)
         except (_Stop, BrokenPipeError) as stop:
             cause = stop.cause if isinstance(stop, _Stop) else stop
             _silence_stdout()
             if isinstance(cause, KeyboardInterrupt):
-                _say("Error: interrupted")
-                sys.exit(INTERRUPTED)
+                _exit("interrupted", INTERRUPTED)
             # `tarot-replay big.jsonl | head`: the reader left; that is not an error.
             sys.exit(0)
         except OSError as error:
             _silence_stdout()
-            _say(f"Error: {_write_error(error)}")
-            sys.exit(STOPPED_WRITING)
+            _exit(_write_error(error), STOPPED_WRITING)
         if not standalone_mode:
             return result
         sys.exit(result if isinstance(result, int) else 0)
+
+
+def _exit(message: str, code: int) -> NoReturn:
+    _say(f"Error: {message}")
+    sys.exit(code)
 
 
 class Command(OneSentence, click.Command):
