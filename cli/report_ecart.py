@@ -69,7 +69,7 @@ def ecart_ideas(
     """Whether the écart advice beats the engine's écart again and again: every named idea's
     gain over it (as tarot-advise --chien finds it), averaged over random hands.
 
-    An idea found on fewer than 10 hands is not judged; a study too small to judge any says so
+    An idea found on fewer than 5 hands is not judged; a study too small to judge any says so
     and exits 0 with no table (as thresholds and pointcount do)."""
     check_timings(as_json, timings)
     check_time("--hands", hands, "écart hand-sample", jobs, samples)

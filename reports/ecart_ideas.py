@@ -30,7 +30,7 @@ DRAWN = 4000
 """Deals drawn to find the hands: enough for 60 hands of 40 points many times over."""
 
 
-MIN_HANDS = 10
+MIN_HANDS = 5
 """The fewest hands an idea is judged on: below, its mean and SE across hands say nothing."""
 
 
