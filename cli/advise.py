@@ -15,12 +15,18 @@ from tarot_advisor.analyzer.advice.auction import DEFAULT_MODEL, MODELS
 from tarot_advisor.analyzer.advice.display import proportion
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
 from tarot_advisor.analyzer.advice.hand import HandError
-from tarot_advisor.analyzer.advice.hand_samples import CHUNK, SEARCH_CHUNK
+from tarot_advisor.analyzer.advice.hand_samples import CHUNK, SEARCH_CHUNK, Sides
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import Contract, bid_label
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
-from tarot_advisor.cli.advise_outputs import check_plot, check_sizes, write_plot, write_records
+from tarot_advisor.cli.advise_outputs import (
+    check_options,
+    check_plot,
+    check_sizes,
+    write_plot,
+    write_records,
+)
 from tarot_advisor.cli.advise_reading import difference, reading_lines
 from tarot_advisor.cli.auction_view import auction_lines
 from tarot_advisor.cli.ecart_view import ECART_SAMPLES, advise_ecart, render_ecart
@@ -36,6 +42,7 @@ from tarot_advisor.cli.options import (
     timings_option,
 )
 from tarot_advisor.cli.progress import progress
+from tarot_advisor.cli.replay import read_source
 
 Z95 = 1.96
 """± in the table is a 95% interval: 1.96 standard errors."""
@@ -252,7 +259,8 @@ def advice_line(analysis: Analysis) -> str:
     type=click.Choice(list(POLICIES)),
     default="greedy",
     show_default=True,
-    help="Who plays your side's cards in the simulation.",
+    help="Who plays the taker's side in the simulation: yours when you take, the other taker's "
+    "in E[pass] (the deal you defend), in the écart advice too.",
 )
 @click.option(
     "--defence",
@@ -260,7 +268,8 @@ def advice_line(analysis: Analysis) -> str:
     type=click.Choice(list(POLICIES)),
     default="greedy",
     show_default=True,
-    help="Who plays the defenders' cards (simple: the common open-source AI, weaker).",
+    help="Who plays the defenders' cards, yours among them in E[pass] (simple: the common "
+    "open-source AI, weaker).",
 )
 @seed_option()
 @jobs_option(
@@ -307,10 +316,14 @@ def main(
     """Analyse HAND (your cards, e.g. "21 19 12 6 1 Excuse R♥ C♥ 10♥ …") and advise a bid.
 
     Cards: ranks R D C V 10…1 with ♠ ♥ ♦ ♣ (or S H D C); trumps 1–21 or I–XXI; the Excuse as
-    E, Excuse, ★ or *. Separate them with spaces or commas; one quoted argument or many.
+    E, Excuse, ★ or *. Separate them with spaces or commas; one quoted argument or many, or -
+    to read the hand from stdin.
     """
+    check_options(chien, int(players), as_json, timings, dump_deals)
     if plot is not None:
         check_plot(plot, chien)
+    if hand == ("-",):
+        hand = (read_source("-"),)
     result = run_advice(
         hand,
         players,
@@ -374,14 +387,20 @@ def run_advice(
     document. Bad input raises :class:`.errors.InputError` with the command's sentence."""
     n_players = int(players)
     samples = samples or (ECART_SAMPLES if chien is not None else DEFAULT_SAMPLES)
-    check_sizes(n_players, samples, dump_deals)
+    check_sizes(n_players, samples, dump_deals, jobs)
     try:
         cards = parse_hand(" ".join(hand), n_players)
         if position is not None and position > n_players:
             raise HandError(f"the position goes from 1 to {n_players}, not {position}")
         if chien is not None:
-            options = dict(position=position, samples=samples, seed=seed, jobs=jobs)
-            return advise_ecart(cards, chien, n_players, contract, called, **options)
+            sides = Sides(taker_policy, defence_policy)
+            with bar(samples, "samples") as done:
+                options = dict(
+                    position=position, samples=samples, seed=seed, jobs=jobs, sides=sides
+                )
+                return advise_ecart(
+                    cards, chien, n_players, contract, called, on_done=done, **options
+                )
         count, size = batches(samples, taker_policy, defence_policy)
         with bar(count, f"batches of {size:,} samples") as done:
             return analyse_hand(

@@ -32,7 +32,9 @@ def advise_ecart(
     called: str | None,
     **options,
 ) -> EcartAnalysis:
-    """Parse the chien and the call, analyse; bad input: :class:`.errors.InputError`."""
+    """Parse the chien and the call, analyse; bad input: :class:`.errors.InputError`.
+    ``options``: :func:`.ecart_advice.analyse_ecart`'s (position, samples, seed, jobs, sides,
+    on_done)."""
     try:
         chien_cards = parse_cards(chien)
     except CardError as error:
@@ -94,9 +96,11 @@ def render_ecart(analysis: EcartAnalysis) -> str:
             f"{'; '.join(best.ideas)} — {best.gain.mean:+.1f} ± {Z95 * best.gain.se:.1f} over"
             " the engine's"
         )
+    sides = analysis.sides
     lines += [
         "",
         f"Advice: discard {format_cards(best.cards)} ({verdict}).",
+        f"Played by: {sides.taker} for the taker's side, {sides.defence} for the defence.",
         f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "
         "± = 95% interval · every écart played on the same deals · scores are the taker's total",
     ]

@@ -23,7 +23,9 @@ from tarot_advisor.analyzer.rulebook.record import RecordSyntaxError, load_recor
 from tarot_advisor.analyzer.search.position import PositionError, read_position
 from tarot_advisor.analyzer.stats import Z95
 from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.limits import check_memory, check_time
 from tarot_advisor.cli.options import (
+    check_timings,
     command,
     jobs_option,
     json_document,
@@ -32,6 +34,10 @@ from tarot_advisor.cli.options import (
     timings_option,
 )
 from tarot_advisor.cli.replay import read_source
+
+BYTES_PER_SAMPLE = 600
+"""Memory a sample takes until the cards are ranked: a score, a make and a gap for each of up
+to 24 legal cards."""
 
 
 def table(advice: CardAdvice, seconds: float) -> str:
@@ -55,6 +61,8 @@ def table(advice: CardAdvice, seconds: float) -> str:
         " · ± and [ ] = 95% intervals · P(make): the taker makes the contract",
         "vs best: the gap to the first card, deal by deal on the same deals — its ± is the one"
         " that says whether the first card is really better",
+        f"Seats count 0–{position.players - 1} as in the record; seat {position.first_leader} led"
+        " the first trick (position 1 in tarot-advise --position).",
     ]
     return "\n".join(lines)
 
@@ -87,6 +95,7 @@ def card_cells(estimate: CardEstimate, rank: int) -> tuple[str, str, str, str]:
 @timings_option()
 def main(source: str, samples: int, seed: int, jobs: int, as_json: bool, timings: bool) -> None:
     """What to play now: every legal card, its expected score for you and P(make), ranked."""
+    check_timings(as_json, timings)
     advice, seconds = run_play(read_source(source), samples=samples, seed=seed, jobs=jobs)
     if as_json:
         click.echo(json_document(advice.to_dict(), timings, seconds))
@@ -98,6 +107,8 @@ def run_play(text: str, *, samples: int, seed: int, jobs: int) -> tuple[CardAdvi
     """What ``tarot-play`` computes from the text of one partial record: the advice (its
     ``to_dict()`` is the ``--json`` document) and the seconds it took. Bad input raises
     :class:`.errors.InputError` with the command's sentence."""
+    check_memory("--samples", samples, BYTES_PER_SAMPLE, "sample")
+    check_time("--samples", samples, "sample", jobs)
     try:
         (data,) = load_records(text)
     except RecordSyntaxError as error:

@@ -92,7 +92,10 @@ def _points(value: float) -> str:
 def summary(number: int, outcome: Outcome) -> str:
     """The score sheet of one deal, as a player would check it."""
     contract = Contract(outcome.contract)
-    lines = [f"Deal {number}: {contract.label} (x{outcome.multiplier}), {outcome.players} players"]
+    lines = [
+        f"Deal {number}: {contract.label} (x{outcome.multiplier}), {outcome.players} players "
+        f"(seats 0–{outcome.players - 1}, as in the record)"
+    ]
     taker = f"seat {outcome.taker}"
     if outcome.called is not None:
         called = format_card(outcome.called)

@@ -23,10 +23,12 @@ from tarot_advisor.analyzer.cards import format_cards
 from tarot_advisor.analyzer.rulebook.record import RecordError, RecordSyntaxError, load_records
 from tarot_advisor.analyzer.rulebook.rules import RuleError
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
-from tarot_advisor.cli.limits import check_output_file, write_text_atomically
+from tarot_advisor.cli.limits import check_memory, check_output_file, check_time
 from tarot_advisor.cli.options import command, jobs_option, json_option, quiet_option, seed_option
+from tarot_advisor.cli.play import BYTES_PER_SAMPLE
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.cli.replay import error_dict, read_source
+from tarot_advisor.reports.files import write_text
 
 KIND_NAMES = {"card": "", "ecart": "écart", "poignee": "poignée", "chelem": "chelem", "bid": "bid"}
 
@@ -125,6 +127,9 @@ def main(
     reviewed; 1 a record breaks a rule of play; 2 input that is not a deal record.
     """
     seat = seat.strip().lower()
+    # A lower bound: one card's worlds; a deal has a dozen decisions or more.
+    check_memory("--samples", samples, BYTES_PER_SAMPLE, "sample")
+    check_time("--samples", samples, "sample", jobs)
     if html_path is not None:
         check_output_file("--html", html_path)
     try:
@@ -160,7 +165,7 @@ def main(
         from tarot_advisor.reports.review_html import review_page
 
         try:
-            write_text_atomically(html_path, [review_page(reviews)])
+            write_text(html_path, review_page(reviews))
         except OSError as error:
             fail(f"could not write the page to {html_path}: {error.strerror}", 1)
         click.echo(f"Page written to {html_path}", err=True)

@@ -2,16 +2,17 @@
 the same deals (Prise and Garde; rules.md §3).
 
 The hand and the chien are known, so only the other hands are dealt (never petit sec). Every
-candidate écart (:mod:`ecart_ideas`) is played on the *same* samples with the greedy policy, so
-their differences are paired. Where the hand left after an écart allows a poignée, the
-candidate is played again with it shown, and the better of showing and hiding is kept.
+candidate écart (:mod:`ecart_ideas`) is played on the *same* samples by the same policies (the
+greedy by default), so their differences are paired. Where the hand left after an écart allows a
+poignée, the candidate is played again with it shown, and the better of showing and hiding is
+kept.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,7 +20,6 @@ import numpy as np
 from ..cards import format_card, format_cards, sort_cards, trumps_and_excuse
 from ..game import Contract, chien_size, poignee_thresholds
 from ..parallel import DEFAULT_SEED, map_chunks
-from ..players.greedy import GreedyPolicy
 from ..playout import bitboard as bb
 from ..playout.deal import DealError, Deals, deal
 from ..playout.ecart import FixedEcart
@@ -31,6 +31,7 @@ from ..stats import Estimate
 from .display import Summary, proportion, signed
 from .ecart_ideas import Candidate, candidates
 from .hand import check_hand
+from .hand_samples import Sides
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -78,6 +79,8 @@ class EcartAnalysis:
     candidates: tuple[CandidateResult, ...]
     """Best first."""
     seconds: float = 0.0
+    sides: Sides = field(default_factory=Sides)
+    """The policies that played the cards, the taker's side and the defence."""
 
     @property
     def recommended(self) -> CandidateResult:
@@ -103,6 +106,7 @@ class EcartAnalysis:
             "called": None if self.called is None else format_card(self.called),
             "samples": self.samples,
             "seed": self.seed,
+            "policies": {"taker": self.sides.taker, "defence": self.sides.defence},
             "ecart": {
                 "candidates": [
                     {
@@ -240,12 +244,14 @@ def _chunk(
     called: int | None,
     ecarts: tuple[tuple[int, ...], ...],
     eligible: tuple[bool, ...],
+    sides: Sides,
 ) -> _Outcomes:
     deals, seats = _sample(rng, n, hand, chien, players, position)
     k = len(ecarts)
     tiled = Deals(players, np.tile(deals.cards, (k, 1)))
     lo, hi = bb.from_cards(np.array(ecarts, np.uint8))
     policy = FixedEcart(np.repeat(lo, n), np.repeat(hi, n))
+    taker_policy, defence_policy = sides.policies()
 
     def run(shown: bool, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         sub = Deals(players, tiled.cards[rows])
@@ -254,7 +260,8 @@ def _chunk(
             sub,
             np.tile(seats, k)[rows],
             contract,
-            GreedyPolicy(),
+            taker_policy,
+            defence_policy,
             rng=rng,
             called=called,
             ecart_policy=fixed,
@@ -284,15 +291,20 @@ def analyse_ecart(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     jobs: int = 1,
+    sides: Sides | None = None,
+    on_done: Callable[[int], None] | None = None,
     also: Sequence[Sequence[int]] = (),
 ) -> EcartAnalysis:
     """Rank the engine's écart and the named ideas' for ``hand`` and ``chien`` (card ids).
 
     ``contract``: Prise or Garde; ``called`` (5 players): the called card, default the king of
     the hand's longest suit without its king; ``position``: 1…n or ``None`` (averaged);
-    ``also``: more écarts to rank (a review's écart played), under the idea ``"played"``.
+    ``sides``: the policies that play the taker's side and the defence; ``on_done`` receives
+    the samples finished so far. ``also``: more écarts to rank (a review's écart played), under
+    the idea ``"played"``.
     """
     start = time.perf_counter()
+    sides = sides or Sides()
     contract = contract if isinstance(contract, Contract) else Contract.parse(contract)
     hand = check_hand(hand, players)
     hand, chien = check_chien(hand, chien, players, contract)
@@ -325,8 +337,11 @@ def analyse_ecart(
         _chunk,
         samples,
         seed=seed,
-        chunk_size=CHUNK,
+        # The chunk depends on the policies only, so the numbers never depend on the workers.
+        chunk_size=min(CHUNK, sides.chunk),
         jobs=jobs,
+        on_done=on_done,
+        sides=sides,
         hand=hand,
         chien=chien,
         players=players,
@@ -352,6 +367,7 @@ def analyse_ecart(
         seed=seed,
         candidates=tuple(sorted(results, key=lambda r: -r.expected_score.mean)),
         seconds=time.perf_counter() - start,
+        sides=sides,
     )
 
 
