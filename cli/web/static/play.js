@@ -75,6 +75,7 @@ function drawPlay() {
   }
   drawHistory();
   $("ranked").hidden = true;
+  $("undo").hidden = false;
   $("score-sheet").hidden = true;
   $("review-box").hidden = true;
   if (answer.over) {
@@ -216,6 +217,7 @@ async function load(file) {
       $("turn").textContent = "A finished deal, as tarot-replay scores it:";
       for (const old of document.querySelectorAll(".others")) old.remove();
       $("ranked").hidden = true;
+      $("undo").hidden = true; // nothing to take back in a finished deal
       $("history").textContent = "";
       $("play-hand").textContent = "";
       $("trick").textContent = "";
