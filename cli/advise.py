@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 import click
@@ -41,7 +39,7 @@ from tarot_advisor.cli.options import (
     seed_option,
     timings_option,
 )
-from tarot_advisor.cli.progress import progress
+from tarot_advisor.cli.progress import Bar, no_bar, progress
 from tarot_advisor.cli.replay import read_source
 
 Z95 = 1.96
@@ -356,14 +354,6 @@ def main(
         write_records(dump_deals, result.records or [], show_progress)
 
 
-Bar = Callable[[int, str], AbstractContextManager[Callable[[int], None]]]
-"""Makes the progress of a run: ``bar(total, unit)`` counts ``total`` batches of ``unit``."""
-
-
-def _no_bar(_total: int, _unit: str) -> AbstractContextManager[Callable[[int], None]]:
-    return nullcontext(lambda _done: None)
-
-
 def run_advice(
     hand: tuple[str, ...],
     players: str,
@@ -380,7 +370,7 @@ def run_advice(
     seed: int,
     jobs: int,
     dump_deals: Path | None = None,
-    bar: Bar = _no_bar,
+    bar: Bar = no_bar,
 ) -> Analysis | EcartAnalysis:
     """What ``tarot-advise`` computes from its options (as the command's parser gives them):
     the bid's analysis, or the écart's with ``chien``; its ``to_dict()`` is the ``--json``

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from web_helpers import post, serve  # noqa: F401  (serve: the fixture url)
+from web_helpers import post, run_job, serve  # noqa: F401  (serve: the fixture url)
 
 from tarot_advisor.cli.advise import main as advise
 from tarot_advisor.cli.play import main as play
+from tarot_advisor.cli.review import main as review
 from tarot_advisor.cli.web.server import main as web
 from tarot_advisor.cli.web.table import next_cards
 
@@ -128,17 +129,7 @@ def test_sixteen_concurrent_requests_each_get_their_own_answer(url) -> None:
 
 
 def test_a_job_reports_progress_then_the_commands_json(url) -> None:
-    import time
-    import urllib.request
-
-    _, text = post(url, "/api/jobs/advise", {"hand": HAND_4, "samples": 60})
-    number = json.loads(text)["job"]
-    for _ in range(600):
-        with urllib.request.urlopen(f"{url}/api/jobs/{number}") as response:
-            job = json.loads(response.read())
-        if job["state"] in ("done", "error"):
-            break
-        time.sleep(0.1)
+    job = run_job(url, "advise", {"hand": HAND_4, "samples": 60})
     assert job["state"] == "done"
     assert job["result"] == json.loads(cli(advise, [HAND_4, "--samples", "60", "--json"]).stdout)
     assert job["view"]["advice"].startswith("Advice: ")
@@ -210,3 +201,68 @@ def test_a_port_in_use_is_one_sentence(url) -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith(f"Error: cannot listen on 127.0.0.1:{port}")
     assert result.stderr.count("\n") == 1
+
+
+# --- the review of a finished deal: tarot-review's JSON, computed as a job ----------------------
+
+BLUNDER = POSITION.parent.parent / "deals" / "blunder-garde-4p.json"
+
+
+def test_api_review_answers_the_commands_json_byte_for_byte(url) -> None:
+    record = json.loads(BLUNDER.read_text(encoding="utf-8"))
+    status, text = post(url, "/api/review", {"record": record, "samples": 100, "seed": 3})
+    expected = cli(review, [str(BLUNDER), "--samples", "100", "--seed", "3", "--json"])
+    assert expected.exit_code == 0, expected.output
+    assert status == 200
+    assert text == expected.stdout.strip()
+    # The costliest decision: the Petit thrown away at trick 12.
+    assert json.loads(text)["summary"][0].startswith("trick 12: the 1 instead of")
+
+
+def test_a_review_job_gives_the_commands_json_and_the_pages_view(url) -> None:
+    record = json.loads(BLUNDER.read_text(encoding="utf-8"))
+    body = {"record": record, "seat": 1, "samples": 20, "seed": 4}
+    job = run_job(url, "review", body)
+    assert job["state"] == "done"
+    options = ["--seat", "1", "--samples", "20", "--seed", "4", "--json"]
+    expected = cli(review, [str(BLUNDER), *options])
+    assert job["result"] == json.loads(expected.stdout)
+    (seat,) = job["view"]["seats"]
+    assert seat["title"] == "Seat 1 (defence)" and len(seat["rows"]) == 18
+    assert len(job["view"]["tricks"]) == 18
+
+
+def test_a_record_that_breaks_a_rule_is_a_400_with_the_commands_sentence(url, tmp_path) -> None:
+    record = json.loads(BLUNDER.read_text(encoding="utf-8"))
+    # Seat 1 discards the 5♠ on the R♥ lead, holding the 6♥ it plays on the next trick.
+    tricks = record["tricks"]
+    tricks[0][1], tricks[1][1] = tricks[1][1], tricks[0][1]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    expected = cli(review, [str(path), "--samples", "20"])
+    assert expected.exit_code == 1
+    status, text = post(url, "/api/review", {"record": record, "samples": 20})
+    assert status == 400
+    sentence = expected.stderr.strip().removeprefix("Error: deal 1: ")
+    assert json.loads(text) == {"error": sentence}
+    assert sentence == "illegal: trick 1, seat 1 played 5♠: must follow ♥"
+    # The same sentence when the review runs as a job.
+    job = run_job(url, "review", {"record": record, "samples": 20})
+    assert (job["state"], job["error"]) == ("error", sentence)
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"record": {"players": 4}}, "not a deal record"),
+        ({"record": [{"players": 4}, {"players": 4}]}, "not several"),
+        ({"samples": 20}, "under the key record"),
+        ({"record": {}, "seats": 1}, "unknown key seats"),
+        ({"record": "{not json"}, "not valid JSON"),
+    ],
+)
+def test_bad_review_requests_get_one_sentence(url, body, words) -> None:
+    status, text = post(url, "/api/review", body)
+    assert status == 400
+    error = json.loads(text)["error"]
+    assert words in error and "\n" not in error

@@ -1,5 +1,6 @@
 """The page in a real browser (headless Chromium driven by Playwright): a player clicks a hand,
-reads the command line's numbers, sees the sentence for a bad hand, and plays a trick.
+reads the command line's numbers, sees the sentence for a bad hand, plays a trick, and reviews
+a finished deal.
 
 Skipped, saying how to install them, where Playwright or Debian's chromium is missing.
 """
@@ -7,6 +8,7 @@ Skipped, saying how to install them, where Playwright or Debian's chromium is mi
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -33,6 +35,7 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+BLUNDER = Path(__file__).parent.parent / "data" / "deals" / "blunder-garde-4p.json"
 HAND = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠".split()  # noqa: SIM905
 
 
@@ -112,3 +115,22 @@ def test_one_trick_in_card_play(page) -> None:
     assert page.locator("#trick figure").count() == 4
     assert page.locator("#history li").count() == 1
     assert page.locator("#play-hand .card").count() == 17
+
+
+def test_a_loaded_finished_deal_is_reviewed_on_the_page(page) -> None:
+    # The taker threw the Petit under the defence's trump at trick 12 (tarot-review's example).
+    page.set_input_files("#load", str(BLUNDER))
+    page.wait_for_selector("#review-box:not([hidden])")
+    assert "Per defender" in page.inner_text("#score-sheet")
+    assert page.input_value("#review-seat") == "taker"
+    page.select_option("#review-samples", "100")
+    page.click("#review-start")
+    page.wait_for_selector("#review-result:not([hidden])", timeout=120_000)
+    sentences = page.locator(".review-summary .sentence").all_inner_texts()
+    assert sentences[0].startswith("1. trick 12: the 1 instead of the ")
+    row = page.locator('.review-table tr[data-trick="12"]')
+    assert row.get_attribute("class") == "costly"
+    assert "◀ significant" in row.inner_text()
+    # The trick is drawn, the Petit ringed as the costly card.
+    assert row.locator(".card.costly").get_attribute("data-card") == "1"
+    assert row.locator(".card").count() == 4

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -33,3 +34,16 @@ def post(url: str, path: str, body: Any) -> tuple[int, str]:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()
+
+
+def run_job(url: str, kind: str, body: Any) -> dict:
+    """A job started with ``body`` and polled until it is done or failed: its last status."""
+    _, text = post(url, f"/api/jobs/{kind}", body)
+    number = json.loads(text)["job"]
+    for _ in range(3000):
+        with urllib.request.urlopen(f"{url}/api/jobs/{number}") as response:
+            job = json.loads(response.read())
+        if job["state"] in ("done", "error"):
+            return job
+        time.sleep(0.1)
+    raise AssertionError(f"the {kind} job did not finish in 5 minutes")

@@ -16,10 +16,12 @@ import click
 from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.cardplay import CardAdvice
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
-from tarot_advisor.cli import advise, play
-from tarot_advisor.cli.advise import Bar
+from tarot_advisor.analyzer.advice.review_decision import DealReview
+from tarot_advisor.analyzer.rulebook.record import RecordSyntaxError, load_records
+from tarot_advisor.cli import advise, play, review
 from tarot_advisor.cli.errors import InputError
 from tarot_advisor.cli.options import json_document
+from tarot_advisor.cli.progress import Bar, no_bar
 
 ADVISE_OPTIONS = {
     "players": "--players",
@@ -37,6 +39,8 @@ ADVISE_OPTIONS = {
 """The body's keys for ``/api/advise`` besides ``hand``, and the options they stand for."""
 PLAY_OPTIONS = {"samples": "--samples", "seed": "--seed"}
 """The body's keys for ``/api/play`` besides ``record``."""
+REVIEW_OPTIONS = {"seat": "--seat", "samples": "--samples", "seed": "--seed"}
+"""The body's keys for ``/api/review`` besides ``record``."""
 ADVICE_PARAMETERS = (
     "position",
     "samples",
@@ -80,6 +84,25 @@ def play_result(body: Any) -> tuple[CardAdvice, float]:
     params = _parse(play.main, [*_options(body, PLAY_OPTIONS), "-"])
     text = record if isinstance(record, str) else json.dumps(record, ensure_ascii=False)
     return play.run_play(text, samples=params["samples"], seed=params["seed"], jobs=1)
+
+
+def review_result(body: Any, bar: Bar = no_bar) -> DealReview:
+    """``tarot-review --json``'s computation for the body ``{"record": …, "seat", "samples",
+    "seed"}``, the record a finished deal (an object, or its JSON text)."""
+    body = _object(body, "record", REVIEW_OPTIONS)
+    record = body.get("record")
+    if record is None:
+        raise InputError("give the finished deal record under the key record")
+    params = _parse(review.main, [*_options(body, REVIEW_OPTIONS), "-"])
+    text = record if isinstance(record, str) else json.dumps(record, ensure_ascii=False)
+    try:
+        records = load_records(text)
+    except RecordSyntaxError as error:
+        raise InputError(str(error)) from None
+    if len(records) != 1:
+        raise InputError("give one deal record, not several")
+    options = {name: params[name] for name in ("samples", "seed")}
+    return review.run_review(records[0], params["seat"], jobs=1, bar=bar, **options)
 
 
 def _object(body: Any, main_key: str, options: dict[str, str]) -> dict:

@@ -15,6 +15,7 @@ from typing import Any
 
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
 from tarot_advisor.cli.errors import InputError
+from tarot_advisor.cli.review import review_document
 from tarot_advisor.cli.web import api, views
 
 WORKERS = 2
@@ -24,13 +25,15 @@ KEPT = 200
 
 
 class Job:
-    """One computation: ``state`` queued, running, done or error; ``done`` of ``total`` batches
-    (0 of 0 while unknown); then ``result`` (the command's JSON text) and ``view``, or ``error``."""
+    """One computation: ``state`` queued, running, done or error; ``done`` of ``total`` items of
+    ``unit`` (0 of 0 while unknown); then ``result`` (the command's JSON text) and ``view``, or
+    ``error``."""
 
     def __init__(self) -> None:
         self.state = "queued"
         self.done = 0
         self.total = 0
+        self.unit = ""
         self.result: str | None = None
         self.view: dict | None = None
         self.error: str | None = None
@@ -40,13 +43,14 @@ class Job:
         if self.state == "done":
             return f'{{"state": "done", "result": {self.result}, "view": {_json(self.view)}}}'
         fields: dict[str, Any] = {"state": self.state, "done": self.done, "total": self.total}
+        fields["unit"] = self.unit
         if self.error is not None:
             fields["error"] = self.error
         return _json(fields)
 
     @contextmanager
-    def bar(self, total: int, _unit: str) -> Iterator[Callable[[int], None]]:
-        self.total = total
+    def bar(self, total: int, unit: str) -> Iterator[Callable[[int], None]]:
+        self.total, self.unit = total, unit
 
         def update(done: int) -> None:
             self.done = done
@@ -67,7 +71,13 @@ def play(body: Any, job: Job) -> None:
     job.view = views.play_view(advice, seconds)
 
 
-KINDS = {"advise": advise, "play": play}
+def review(body: Any, job: Job) -> None:
+    result = api.review_result(body, bar=job.bar)
+    job.result = review_document(result)
+    job.view = views.review_view(result)
+
+
+KINDS = {"advise": advise, "play": play, "review": review}
 
 
 class Jobs:

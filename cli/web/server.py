@@ -24,6 +24,7 @@ from tarot_advisor.analyzer.cards import N_CARDS, CardError, format_card, parse_
 from tarot_advisor.analyzer.game import PLAYER_COUNTS, chien_size, hand_size
 from tarot_advisor.cli.errors import InputError, fail
 from tarot_advisor.cli.options import command
+from tarot_advisor.cli.review import review_document
 from tarot_advisor.cli.web import api, table
 from tarot_advisor.cli.web.jobs import KINDS, Jobs
 
@@ -34,6 +35,7 @@ STATIC = {
     "app.js": "text/javascript; charset=utf-8",
     "cards.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",
+    "review.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
 """The page's files (package data in ``static/``) and their types."""
@@ -84,8 +86,12 @@ def _legal(body: Any) -> str:
     return json.dumps(table.next_cards(_record(body)), ensure_ascii=False)
 
 
-def _review(body: Any) -> str:
+def _score(body: Any) -> str:
     return json.dumps(table.deal_summary(_record(body)), ensure_ascii=False)
+
+
+def _review(body: Any) -> str:
+    return review_document(api.review_result(body))
 
 
 ANSWERS = {
@@ -93,6 +99,7 @@ ANSWERS = {
     "/api/advise": _advise,
     "/api/play": _play,
     "/api/legal": _legal,
+    "/api/score": _score,
     "/api/review": _review,
 }
 """The API's addresses answered at once, each with the JSON text it returns."""

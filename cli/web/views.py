@@ -10,6 +10,7 @@ import threading
 from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.cardplay import CardAdvice
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
+from tarot_advisor.analyzer.advice.review_decision import DealReview
 from tarot_advisor.analyzer.cards import format_card
 from tarot_advisor.cli.advise import (
     advice_line,
@@ -24,6 +25,7 @@ from tarot_advisor.cli.advise_reading import reading_lines
 from tarot_advisor.cli.auction_view import action_label, action_rows, auction_heard
 from tarot_advisor.cli.ecart_view import ecart_cells, render_ecart
 from tarot_advisor.cli.play import card_cells, table
+from tarot_advisor.cli.review import deal_text, decision_cells, seat_summary, seat_title
 
 _CHARTS = threading.Lock()
 """matplotlib's font cache and text layout are shared: one chart drawn at a time."""
@@ -110,6 +112,48 @@ def play_view(advice: CardAdvice, seconds: float) -> dict:
             for rank, estimate in enumerate(advice.cards)
         ],
         "notes": lines[-2:],
+        "text": text,
+    }
+
+
+def review_view(review: DealReview) -> dict:
+    """The deal's review: ``tarot-review``'s table and sentences for each seat, and the tricks
+    (cards in play order, who played them, who won) for the page to draw beside the cards."""
+    text = deal_text(1, review)
+    lines = text.splitlines()
+    seats = [
+        {
+            "title": seat_title(seat),
+            "seat": seat.seat,
+            "hand": [format_card(card) for card in seat.hand],
+            "rows": [
+                {
+                    "cells": decision_cells(decision),
+                    "significant": decision.significant,
+                    "trick": decision.trick,
+                }
+                for decision in seat.decisions
+            ],
+            "summary": seat_summary(seat),
+        }
+        for seat in review.seats
+    ]
+    tricks = [
+        {
+            "cards": [format_card(card) for card in trick.cards],
+            "seats": list(trick.seats),
+            "winner": trick.winner,
+        }
+        for trick in review.game.tricks
+    ]
+    return {
+        "kind": "review",
+        "title": lines[0].removeprefix("Deal 1: "),
+        "columns": ["Decision", "Played", "Best", "Cost", "± SE", ""],
+        "taker": review.game.taker,
+        "seats": seats,
+        "tricks": tricks,
+        "footer": lines[-1],
         "text": text,
     }
 

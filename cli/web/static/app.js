@@ -33,7 +33,7 @@ async function job(kind, body, box) {
     box.classList.toggle("busy", !known);
     bar.style.width = known ? `${(100 * status.done) / status.total}%` : "";
     text.textContent = status.state === "queued" ? "waiting for a free worker…"
-      : known ? `${status.done} of ${status.total} batches · ${seconds} s` : `computing… ${seconds} s`;
+      : known ? `${status.done} of ${status.total} ${status.unit} · ${seconds} s` : `computing… ${seconds} s`;
   };
   show({ state: "queued", done: 0, total: 0 });
   try {
@@ -329,6 +329,7 @@ async function main() {
     $("play-setup").hidden = false;
   });
   $("load").addEventListener("change", (event) => event.target.files[0] && load(event.target.files[0]));
+  $("review-start").addEventListener("click", reviewDeal);
 }
 
 main();

@@ -75,10 +75,12 @@ function drawPlay() {
   }
   drawHistory();
   $("ranked").hidden = true;
-  $("review").hidden = true;
+  $("undo").hidden = false;
+  $("score-sheet").hidden = true;
+  $("review-box").hidden = true;
   if (answer.over) {
     $("turn").textContent = "The deal is over. Its score sheet:";
-    review();
+    scoreSheet();
     return;
   }
   const trickNumber = current === null ? tricks.length + 1 : current + 1;
@@ -171,14 +173,20 @@ async function rank() {
   }
 }
 
-async function review() {
+// The finished deal's record: the card-play keys of the user (seat, hand) left out.
+function finishedRecord() {
   const full = { ...state.play.record };
   delete full.seat;
   delete full.hand;
+  return full;
+}
+
+async function scoreSheet() {
   try {
-    const { summary } = await post("/api/review", { record: full });
-    $("review").textContent = summary;
-    $("review").hidden = false;
+    const { summary } = await post("/api/score", { record: finishedRecord() });
+    $("score-sheet").textContent = summary;
+    $("score-sheet").hidden = false;
+    offerReview();
   } catch (error) {
     showError("play-error", error);
   }
@@ -202,13 +210,21 @@ async function load(file) {
   try {
     const record = JSON.parse(await file.text());
     if (!("seat" in record) || !("hand" in record)) {
-      const { summary } = await post("/api/review", { record });
+      const { summary } = await post("/api/score", { record });
       $("play-table").hidden = false;
       $("play-setup").hidden = true;
       state.play = { record: { ...record, seat: -1, hand: [] }, answer: { over: true }, mine: [] };
       $("turn").textContent = "A finished deal, as tarot-replay scores it:";
-      $("review").textContent = summary;
-      $("review").hidden = false;
+      for (const old of document.querySelectorAll(".others")) old.remove();
+      $("ranked").hidden = true;
+      $("undo").hidden = true; // nothing to take back in a finished deal
+      $("history").textContent = "";
+      $("play-hand").textContent = "";
+      $("trick").textContent = "";
+      $("trick").append(Object.assign(document.createElement("p"), { className: "empty", textContent: `A finished deal loaded from ${file.name}: ${record.tricks.length} tricks.` }));
+      $("score-sheet").textContent = summary;
+      $("score-sheet").hidden = false;
+      offerReview();
       return;
     }
     setPlayers(record.players);
