@@ -466,14 +466,19 @@ def _call(
 def _choose(
     turn: Turn, taker_policy: Policy, defence_policy: Policy, rng: np.random.Generator
 ) -> Candidate:
-    card_lo, card_hi = taker_policy.choose(turn, rng)
+    """Each side's policy asked about its own deals: the taker's first, then the defence's (even
+    about none: a policy sees every turn, and draws from ``rng`` as it always would)."""
     if defence_policy is taker_policy:
-        return card_lo, card_hi
-    defence_lo, defence_hi = defence_policy.choose(turn, rng)
-    return (
-        bb.select(turn.on_taker_side, card_lo, defence_lo),
-        bb.select(turn.on_taker_side, card_hi, defence_hi),
-    )
+        return taker_policy.choose(turn, rng)
+    card_lo = np.empty(turn.table.n_deals, U64)
+    card_hi = np.empty(turn.table.n_deals, U64)
+    taker_side = turn.on_taker_side
+    for policy, deals in (
+        (taker_policy, np.flatnonzero(taker_side)),
+        (defence_policy, np.flatnonzero(~taker_side)),
+    ):
+        card_lo[deals], card_hi[deals] = policy.choose(turn.some(deals), rng)
+    return card_lo, card_hi
 
 
 def _poignees(
