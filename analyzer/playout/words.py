@@ -8,6 +8,11 @@ instead of a quarter of a millisecond as numpy array operations); without numba,
 cannot keep its machine code (no writable ``__pycache__``), the same code runs uncompiled, to
 the same cards, far more slowly. ``NUMBA_DISABLE_JIT=1`` forces that path.
 
+numba keeps a kernel's machine code until the kernel's own file changes, not the files of the
+kernels it calls (a habit changed in ``habits.py`` would leave ``greedy.py``'s compiled caller
+stale): so the machine code is kept in a folder named after a digest of every source file of
+the engine and its players (:func:`_cache_folder`), which any change there replaces.
+
 Uncompiled, words are numpy scalars, whose arithmetic warns when it wraps around (the
 two's-complement tricks below rely on it): the entry points run under :func:`quiet_wrap`.
 """
@@ -15,7 +20,10 @@ two's-complement tricks below rely on it): the entry points run under :func:`qui
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,6 +35,27 @@ except ImportError:  # pragma: no cover - numba is a dependency; the fallback is
     numba = njit = None
 
 _compiling = numba is not None and not numba.config.DISABLE_JIT
+_KERNEL_SOURCES = (Path(__file__).parent, Path(__file__).parent.parent / "players")
+"""The folders whose Python files hold the kernels and the constants they are compiled with."""
+
+
+def _cache_folder() -> str:
+    """A folder for the kernels' machine code, named after a digest of their sources (older
+    ones are removed); under numba's own cache folder when one is set, else ``__pycache__``."""
+    digest = hashlib.sha256()
+    for folder in _KERNEL_SOURCES:
+        for source in sorted(folder.glob("*.py")):
+            digest.update(source.name.encode() + source.read_bytes())
+    base = Path(numba.config.CACHE_DIR or Path(__file__).parent / "__pycache__")
+    folder = base / f"kernels-{digest.hexdigest()[:16]}"
+    for old in base.glob("kernels-*"):
+        if old != folder:
+            shutil.rmtree(old, ignore_errors=True)
+    return str(folder)
+
+
+if _compiling:
+    numba.config.CACHE_DIR = _cache_folder()
 
 
 def kernel(function: Callable) -> Callable:
