@@ -16,10 +16,19 @@ INTERRUPTED = 130
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
+class InputError(SystemExit):
+    """Input that cannot be used, with the one sentence that says why. A :class:`SystemExit`
+    so that a command ends with ``code``; the web page answers it with HTTP 400 instead."""
+
+    def __init__(self, message: str, code: int = INPUT_ERROR) -> None:
+        super().__init__(code)
+        self.message = message
+
+
 def fail(message: str, code: int = INPUT_ERROR) -> NoReturn:
-    """Prints ``Error: <message>`` on stderr and exits with ``code`` (no traceback)."""
-    click.echo(f"Error: {message}", err=True)
-    raise SystemExit(code)
+    """Ends the command: ``Error: <message>`` on stderr and exit ``code`` (no traceback), once
+    the command's :class:`OneSentence` catches the :class:`InputError` raised here."""
+    raise InputError(message, code)
 
 
 class OneSentence:
@@ -33,9 +42,11 @@ class OneSentence:
             click.echo(error.format_message(), err=True)
             sys.exit(INPUT_ERROR)
         except click.UsageError as error:
-            fail(error.format_message(), INPUT_ERROR)
+            _exit(error.format_message(), INPUT_ERROR)
         except click.Abort:
-            fail("interrupted", INTERRUPTED)
+            _exit("interrupted", INTERRUPTED)
+        except InputError as error:
+            _exit(error.message, error.code)
         except BrokenPipeError:
             # `tarot-replay big.jsonl | head`: the reader left; that is not an error.
             sys.stderr.close()
@@ -43,6 +54,11 @@ class OneSentence:
         if not standalone_mode:
             return result
         sys.exit(result if isinstance(result, int) else 0)
+
+
+def _exit(message: str, code: int) -> NoReturn:
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(code)
 
 
 class Command(OneSentence, click.Command):

@@ -136,6 +136,8 @@ def check_ideas(
         samples=samples,
         min_points=min_points,
         seed=seed,
-        ideas=tuple(sorted(ideas, key=lambda i: -i.gain.mean)),
+        # Ideas that gain alike are named in alphabetical order: the order of the sets above
+        # changes with Python's string hashing from one process to the next.
+        ideas=tuple(sorted(ideas, key=lambda i: (-i.gain.mean, i.idea))),
         seconds=time.perf_counter() - start,
     )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..cards import format_card, sort_cards, trumps_and_excuse
+from ..cards import format_card, format_cards, sort_cards, trumps_and_excuse
 from ..game import Contract, chien_size, poignee_thresholds
 from ..parallel import DEFAULT_SEED, map_chunks
 from ..players.greedy import GreedyPolicy
@@ -28,6 +28,7 @@ from ..playout.scoring import score
 from ..rulebook.calling import longest_suit_call
 from ..rulebook.rules import IllegalCall, IllegalDiscard, check_called_card, check_discard
 from ..stats import Estimate
+from .display import Summary, proportion, signed
 from .ecart_ideas import Candidate, candidates
 from .hand import check_hand
 
@@ -122,6 +123,44 @@ class EcartAnalysis:
                 "engine": [format_card(c) for c in self.engine.cards],
             },
         }
+
+    def summary(self) -> Summary:
+        """A row per écart (E[score], P(make), the gain over the engine's, its ideas), best
+        first, the advised one marked: what ``repr`` and a notebook show."""
+        rows = tuple(
+            (
+                format_cards(result.cards),
+                signed(result.expected_score),
+                proportion(result.p_make.mean, self.samples).strip(),
+                signed(result.gain),
+                "; ".join(result.ideas),
+            )
+            for result in self.candidates
+        )
+        where = (
+            f"averaged over positions 1–{self.players}"
+            if self.position is None
+            else f"position {self.position}"
+        )
+        return Summary(
+            title=f"Écart for a {self.contract.label} ({self.players} players, {where}): hand"
+            f" {format_cards(self.hand)}, chien {format_cards(self.chien)}",
+            header=("Écart", "E[score] ± 95%", "P(make) [95%]", "vs engine", "Ideas"),
+            rows=rows,
+            marked=self.candidates.index(self.recommended),
+            align="lrrrl",
+            notes=(
+                f"Advice: discard {format_cards(self.recommended.cards)}.",
+                f"{self.samples:,} samples · seed {self.seed} · every écart played on the same"
+                " deals · every figure: to_frame(), to_dict()",
+            ),
+        )
+
+    def __repr__(self) -> str:
+        return self.summary().text()
+
+    def _repr_html_(self) -> str:
+        return self.summary().html()
 
     def to_frame(self) -> pd.DataFrame:
         """One row per candidate écart, best first."""
@@ -245,11 +284,13 @@ def analyse_ecart(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     jobs: int = 1,
+    also: Sequence[Sequence[int]] = (),
 ) -> EcartAnalysis:
     """Rank the engine's écart and the named ideas' for ``hand`` and ``chien`` (card ids).
 
     ``contract``: Prise or Garde; ``called`` (5 players): the called card, default the king of
-    the hand's longest suit without its king; ``position``: 1…n or ``None`` (averaged).
+    the hand's longest suit without its king; ``position``: 1…n or ``None`` (averaged);
+    ``also``: more écarts to rank (a review's écart played), under the idea ``"played"``.
     """
     start = time.perf_counter()
     contract = contract if isinstance(contract, Contract) else Contract.parse(contract)
@@ -268,11 +309,17 @@ def analyse_ecart(
             raise EcartInputError(str(error)) from None
     pool = [*hand, *chien]
     found = candidates(pool, chien_size(players))
+    for extra in also:
+        cards = tuple(sorted(int(c) for c in extra))
+        if all(cards != c.cards for c in found):
+            found.append(Candidate(cards, ("played",)))
     for candidate in found:
         try:
             check_discard(pool, candidate.cards, players)
-        except IllegalDiscard as error:  # pragma: no cover - the ideas make legal écarts only
-            raise AssertionError(f"{candidate.ideas[0]}: {error}") from None
+        except IllegalDiscard as error:
+            if "played" in candidate.ideas:
+                raise EcartInputError(f"the écart played: {error}") from None
+            raise AssertionError(f"{candidate.ideas[0]}: {error}") from None  # pragma: no cover
     eligible = tuple(_poignee_after(pool, c, players) is not None for c in found)
     outcomes = map_chunks(
         _chunk,
