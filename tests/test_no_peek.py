@@ -25,7 +25,6 @@ from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 from tarot_advisor.analyzer.players.policy import RandomPolicy, SimplePolicy
 from tarot_advisor.analyzer.playout import bitboard as bb
-from tarot_advisor.analyzer.playout import compiled
 from tarot_advisor.analyzer.playout.deal import deal
 from tarot_advisor.analyzer.playout.engine import play
 from tarot_advisor.analyzer.playout.table import Turn
@@ -201,15 +200,6 @@ def probe(policy, players: int, decisions: int, seed: int) -> NoPeekProbe:
 def test_no_policy_peeks(players: int, policy) -> None:
     checker = probe(policy, players, decisions=10_000, seed=players)
     assert checker.checked >= 10_000
-    assert checker.mismatches == 0, f"{checker.mismatches} of {checker.checked} decisions"
-
-
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_the_array_greedy_does_not_peek_either(players: int) -> None:
-    """Elsewhere a test session soon plays the greedy through its compiled twin
-    (analyzer/playout/compiled.py): its reference, the array greedy, is probed here."""
-    with compiled.arrays_only():
-        checker = probe(GreedyPolicy(), players, decisions=5_000, seed=10 + players)
     assert checker.mismatches == 0, f"{checker.mismatches} of {checker.checked} decisions"
 
 
