@@ -20,7 +20,6 @@ import numpy as np
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.parallel import choose_jobs, map_chunks
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
-from tarot_advisor.analyzer.playout import compiled
 from tarot_advisor.analyzer.playout.deal import deal
 from tarot_advisor.analyzer.playout.engine import play
 from tarot_advisor.analyzer.playout.scoring import score
@@ -60,7 +59,7 @@ class BenchSettings:
 
 def _start_workers(task: Callable[..., int], jobs: int, **kwargs: object) -> None:
     """Runs ``task`` once per worker, so that starting processes, importing modules and loading
-    the compiled twins happen outside the timed run (joblib's loky executor keeps its workers
+    the compiled kernels happen outside the timed run (joblib's loky executor keeps its workers
     for the next call; one job runs in this process)."""
     map_chunks(task, 2 * jobs, seed=BENCH_SEED, chunk_size=1, jobs=jobs, **kwargs)
 
@@ -83,9 +82,7 @@ def dealer_throughput(deals: int, jobs: int, players: int = 4) -> float:
 def _greedy_garde(rng: np.random.Generator, n: int, players: int) -> int:
     """Deals ``n`` deals (no petit sec), makes the écart, plays them at Garde with the greedy
     policy (a random taker) and scores them, as the advisor's replays do (the cards played are
-    not recorded: no record is written); returns ``n``. The engine's compiled twins are used
-    whenever numba is installed, as in any process that plays for more than a second."""
-    compiled.load()
+    not recorded: no record is written); returns ``n``."""
     deals = deal(rng, n, players, reject_petit_sec=True)
     taker = rng.integers(0, players, n)
     playout = play(deals, taker, Contract.GARDE, GreedyPolicy(), rng=rng, keep_plays=False)

@@ -11,9 +11,11 @@ import json
 from pathlib import Path
 
 import pandas as pd
+from matplotlib.figure import Figure
 
 from tarot_advisor.analyzer.game import BIDS
 from tarot_advisor.analyzer.studies.study import StudyParameters, code_version
+from tarot_advisor.reports.files import write_bytes, write_text
 from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 from tarot_advisor.reports.thresholds_charts import (
     LABELS,
@@ -141,9 +143,8 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
     seconds = float(run.get("compute_seconds", 0.0))
     fits = fit_thresholds(frame, seed=parameters.seed, min_points=parameters.min_points)
     summary = summarise(frame, parameters, seconds, fits)
-    (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n")
+    write_text(out / "summary.json", json.dumps(json_safe(summary), indent=1) + "\n")
     table = confusion(frame)
-    rate = summary["agreement"]
     players = parameters.players
     called = (
         " With 5 players the taker calls the king (or the rank to call) of its longest suit "
@@ -158,38 +159,9 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
         if parameters.min_points
         else ""
     )
-    charts_by_stem = {
-        "p_make": (
-            p_make_chart(frame, players),
-            "The chance of making each contract, averaged over the hands of each 4-point bin "
-            "(95 % band), against the point count; dotted lines are the barème's thresholds "
-            "(Prise and Garde are played alike, so their curves coincide).",
-        ),
-        "expected_score": (
-            expected_score_chart(frame, summary["fitted_thresholds"], players),
-            "The taker's expected score of each contract by point-count bin (95 % band); dashed "
-            "lines mark where the fit finds each contract overtaking the previous one, dotted "
-            "lines the barème's thresholds.",
-        ),
-        "best_share": (
-            best_share_chart(frame, players),
-            "For each 5-point bin, the share of hands whose best bid (highest expected score, "
-            "pass if none is positive) is each contract.",
-        ),
-        "confusion": (
-            confusion_chart(table, rate, players),
-            "How many hands the barème sends to each bid (rows) against the simulation's best "
-            "bid (columns); the diagonal is agreement.",
-        ),
-        "poignee": (
-            poignee_chart(frame, players),
-            "What showing the poignée is worth under the best contract (expected score shown "
-            "minus hidden, 95 % interval, hands counted above each bar), by the trumps and "
-            "Excuse the hand holds, over the hands that could show one.",
-        ),
-    }
+    charts_by_stem = _charts(frame, summary, table, players)
     for stem, (figure, _) in charts_by_stem.items():
-        (out / f"{stem}.png").write_bytes(png_bytes(figure))
+        write_bytes(out / f"{stem}.png", png_bytes(figure))
 
     report = HtmlReport(f"Where the bid thresholds lie: {players}-player hands")
     report.paragraph(
@@ -235,3 +207,40 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
             report.table(_confusion_table(table))
     report.write(out / "report.html")
     return summary
+
+
+def _charts(
+    frame: pd.DataFrame, summary: dict, table: pd.DataFrame, players: int
+) -> dict[str, tuple[Figure, str]]:
+    """The report's charts by file stem, each with its caption."""
+    rate = summary["agreement"]
+    return {
+        "p_make": (
+            p_make_chart(frame, players),
+            "The chance of making each contract, averaged over the hands of each 4-point bin "
+            "(95 % band), against the point count; dotted lines are the barème's thresholds "
+            "(Prise and Garde are played alike, so their curves coincide).",
+        ),
+        "expected_score": (
+            expected_score_chart(frame, summary["fitted_thresholds"], players),
+            "The taker's expected score of each contract by point-count bin (95 % band); dashed "
+            "lines mark where the fit finds each contract overtaking the previous one, dotted "
+            "lines the barème's thresholds.",
+        ),
+        "best_share": (
+            best_share_chart(frame, players),
+            "For each 5-point bin, the share of hands whose best bid (highest expected score, "
+            "pass if none is positive) is each contract.",
+        ),
+        "confusion": (
+            confusion_chart(table, rate, players),
+            "How many hands the barème sends to each bid (rows) against the simulation's best "
+            "bid (columns); the diagonal is agreement.",
+        ),
+        "poignee": (
+            poignee_chart(frame, players),
+            "What showing the poignée is worth under the best contract (expected score shown "
+            "minus hidden, 95 % interval, hands counted above each bar), by the trumps and "
+            "Excuse the hand holds, over the hands that could show one.",
+        ),
+    }

@@ -2,8 +2,7 @@
 
 Deals are played by the engine (greedy and random policies, every contract, poignées shown,
 5-player calls, announced chelems), written as deal records, and replayed card by card through
-the referee (:mod:`record`), whose outcome must equal the engine's own: the array engine, and
-the engine through its compiled twins (analyzer/playout/compiled.py).
+the referee (:mod:`record`), whose outcome must equal the engine's own.
 """
 
 import numpy as np
@@ -12,23 +11,11 @@ import pytest
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 from tarot_advisor.analyzer.players.policy import RandomPolicy, SimplePolicy
-from tarot_advisor.analyzer.playout import compiled
 from tarot_advisor.analyzer.playout.deal import deal
 from tarot_advisor.analyzer.playout.engine import play
 from tarot_advisor.analyzer.playout.scoring import records, score
 from tarot_advisor.analyzer.rulebook.calling import longest_suit_call
 from tarot_advisor.analyzer.rulebook.record import replay
-
-
-@pytest.fixture(autouse=True, params=["arrays", "compiled"])
-def engine(request):
-    if request.param == "arrays":
-        with compiled.arrays_only():
-            yield
-    elif compiled.load():
-        yield
-    else:
-        pytest.skip("the compiled twins need numba")
 
 
 def play_and_replay(players, contract, policy, seed, n_deals, **options):

@@ -1,4 +1,4 @@
-"""The greedy policy's habits (analyzer/players/greedy.py), each on a concrete 4-player position.
+"""The greedy policy's habits (analyzer/players/habits.py), each on a concrete 4-player position.
 
 Every deal is written by hand in the card notation. The cards before the position of interest
 are scripted for every seat (and checked legal as they are played); at the position, the greedy

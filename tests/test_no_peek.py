@@ -29,7 +29,6 @@ from tarot_advisor.analyzer.game import CONTRACTS, Contract
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 from tarot_advisor.analyzer.players.policy import RandomPolicy, SimplePolicy
 from tarot_advisor.analyzer.playout import bitboard as bb
-from tarot_advisor.analyzer.playout import compiled
 from tarot_advisor.analyzer.playout.deal import Deals, deal
 from tarot_advisor.analyzer.playout.ecart import FixedEcart
 from tarot_advisor.analyzer.playout.engine import play, play_on, start
@@ -308,15 +307,6 @@ def test_no_policy_peeks(players: int, policy) -> None:
     decisions = 10_000 if policy.name == "greedy" else 4_000
     checker = probe(policy, players, decisions=decisions, seed=players)
     assert checker.checked >= decisions
-    assert checker.mismatches == 0, f"{checker.mismatches} of {checker.checked} decisions"
-
-
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_the_array_greedy_does_not_peek_either(players: int) -> None:
-    """Elsewhere a test session soon plays the greedy through its compiled twin
-    (analyzer/playout/compiled.py): its reference, the array greedy, is probed here."""
-    with compiled.arrays_only():
-        checker = probe(GreedyPolicy(), players, decisions=5_000, seed=10 + players)
     assert checker.mismatches == 0, f"{checker.mismatches} of {checker.checked} decisions"
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -95,6 +96,96 @@ def analyse_hand(
     """
     start = time.perf_counter()
     hand = check_hand(hand, players)
+    position, bidding = _checked_setting(
+        players, position, samples, bids, others, (taker_policy, defence_policy, *sensitivity)
+    )
+    sides = Sides(taker_policy, defence_policy)
+    calls: tuple[int | None, ...] = tuple(call_candidates(hand)) if players == 5 else (None,)
+    size = sides.chunk
+    n_chunks = -(-samples // size)
+
+    def progress(before: int) -> Callable[[int], None] | None:
+        return (lambda done: on_done(before + -(-done // size))) if on_done else None
+
+    run = _Run(
+        common=dict(hand=hand, players=players, position=position, bidding=bidding),
+        kwargs=dict(seed=seed, chunk_size=size, jobs=jobs, backend=backend),
+        samples=samples,
+    )
+    outcomes = ChunkOutcomes.merge(
+        run.map(chunk, on_done=progress(0), calls=calls, keep_records=keep_records, sides=sides)
+    )
+    by_choice = outcomes.samples
+    called, call_scores = _best_call(by_choice, calls)
+    contracts = {c: _contract_result(c, by_choice[Choice(c, called)]) for c in Contract}
+    n_samples = len(outcomes.auction.defended)
+    auction = evaluate(
+        outcomes.auction,
+        {c: by_choice[Choice(c, called)].score for c in Contract},
+        bidding.heard,
+        bidding.model.label,
+        None if bidding.heard is None else outcomes.fitting[0] / outcomes.fitting[1],
+    )
+    recommendation = auction.recommendation
+    best = Contract(recommendation) if recommendation != "pass" else _best_of(by_choice, called)[0]
+    judged = by_choice[Choice(best, called)]  # the poignée and the chelem: the best contract
+    poignees = {c: _poignee_advice(by_choice[Choice(c, called)], hand, players) for c in Contract}
+    weaker = {
+        name: _replayed_against(run, Choice(best, called), Sides(taker_policy, name))
+        for name in sensitivity
+        if name != defence_policy
+    }
+    # Last: its chunks are the second half of the progress (:func:`batches`).
+    chelem = _chelem_advice(
+        run, Choice(best, called), sides, judged, n_samples, progress(n_chunks), recommendation
+    )
+    if on_done is not None and chelem.samples < n_samples:
+        on_done(2 * n_chunks)  # the chunks a settled verdict spared
+    return Analysis(
+        hand=hand,
+        players=players,
+        position=position,
+        samples=n_samples,
+        seed=seed,
+        point_count=point_count(hand),
+        contracts=contracts,
+        recommendation=recommendation,
+        safest=_safest(contracts, recommendation),
+        poignee=poignees[best],
+        chelem=chelem,
+        called=called,
+        call_scores=call_scores,
+        auction=auction,
+        poignees=poignees,
+        sides=sides,
+        sensitivity=weaker,
+        seconds=time.perf_counter() - start,
+        records=outcomes.records if keep_records else None,
+    )
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What every sampling task of one analysis shares: the hand's arguments and the chunks."""
+
+    common: dict
+    kwargs: dict
+    samples: int
+
+    def map(self, task: Callable, **arguments) -> list:
+        return map_chunks(task, self.samples, **self.kwargs, **arguments, **self.common)
+
+
+def _checked_setting(
+    players: int,
+    position: int | None,
+    samples: int,
+    bids: Sequence[str] | str | None,
+    others: str | PointCountBidder,
+    policies: Sequence[str],
+) -> tuple[int | None, Bidding]:
+    """The user's position (the bids heard fix it) and the auction's model, every argument
+    checked (:class:`HandError` with one sentence)."""
     if position is not None and not 1 <= position <= players:
         raise HandError(f"the position goes from 1 to {players}, not {position}")
     if samples < 2:
@@ -110,91 +201,72 @@ def analyse_hand(
                 f" not {position}"
             )
         position = len(bidding.heard) + 1
-    for name in (taker_policy, defence_policy, *sensitivity):
+    for name in policies:
         if name not in POLICIES:
             raise HandError(f"'{name}' is not a policy (one of {', '.join(POLICIES)})")
-    sides = Sides(taker_policy, defence_policy)
-    calls: tuple[int | None, ...] = tuple(call_candidates(hand)) if players == 5 else (None,)
-    size = sides.chunk
-    n_chunks = -(-samples // size)
+    return position, bidding
 
-    def progress(before: int) -> Callable[[int], None] | None:
-        return (lambda done: on_done(before + -(-done // size))) if on_done else None
 
-    common = dict(hand=hand, players=players, position=position, bidding=bidding)
-    kwargs = dict(seed=seed, chunk_size=size, jobs=jobs, backend=backend)
-    outcomes = ChunkOutcomes.merge(
-        map_chunks(
-            chunk,
-            samples,
-            **kwargs,
-            on_done=progress(0),
-            calls=calls,
-            keep_records=keep_records,
-            sides=sides,
-            **common,
-        )
+def _best_of(by_choice: dict, called: int | None) -> tuple[Contract, float]:
+    """The contract of highest mean score with this call, and that mean."""
+    means = {c: float(np.mean(by_choice[Choice(c, called)].score)) for c in Contract}
+    best = max(means, key=means.__getitem__)
+    return best, means[best]
+
+
+def _best_call(
+    by_choice: dict, calls: tuple[int | None, ...]
+) -> tuple[int | None, dict[int, float]]:
+    """With 5 players, the card to call (its best contract's mean score highest) and every
+    call's score; else no call."""
+    if calls == (None,):
+        return None, {}
+    call_scores = {card: _best_of(by_choice, card)[1] for card in calls}
+    return max(call_scores, key=call_scores.__getitem__), call_scores
+
+
+def _contract_result(contract: Contract, played: ContractSamples) -> ContractResult:
+    return ContractResult(
+        contract=contract,
+        p_make=Estimate.of(played.made),
+        expected_score=Estimate.of(played.score),
+        p_petit_au_bout=float(np.mean(played.petit)),
+        p_chelem=float(np.mean(played.chelem)),
     )
-    by_choice = outcomes.samples
 
-    def best_of(called: int | None) -> tuple[Contract, float]:
-        means = {c: float(np.mean(by_choice[Choice(c, called)].score)) for c in Contract}
-        best = max(means, key=means.__getitem__)
-        return best, means[best]
 
-    call_scores: dict[int, float] = {}
-    called = None
-    if players == 5:
-        for card in calls:
-            call_scores[card] = best_of(card)[1]
-        called = max(call_scores, key=call_scores.__getitem__)
-
-    contracts = {}
-    for c in Contract:
-        played = by_choice[Choice(c, called)]
-        contracts[c] = ContractResult(
-            contract=c,
-            p_make=Estimate.of(played.made),
-            expected_score=Estimate.of(played.score),
-            p_petit_au_bout=float(np.mean(played.petit)),
-            p_chelem=float(np.mean(played.chelem)),
-        )
-    n_samples = len(outcomes.auction.defended)
-    auction = evaluate(
-        outcomes.auction,
-        {c: by_choice[Choice(c, called)].score for c in Contract},
-        bidding.heard,
-        bidding.model.label,
-        None if bidding.heard is None else outcomes.fitting[0] / outcomes.fitting[1],
-    )
-    recommendation = auction.recommendation
-    best = Contract(recommendation) if recommendation != "pass" else best_of(called)[0]
-    # Prise and Garde are always equally likely: of two equally safe contracts, the better pays.
+def _safest(contracts: dict[Contract, ContractResult], recommendation: str) -> str | None:
+    """The contract most often made, where it is not the advice and is made more often than
+    not. Prise and Garde are always equally likely: of two equally safe contracts, the better
+    pays."""
     likeliest = max(
         Contract, key=lambda c: (contracts[c].p_make.mean, contracts[c].expected_score.mean)
     )
-    safest = None
     if contracts[likeliest].p_make.mean > 0.5 and likeliest.value != recommendation:
-        safest = likeliest.value
-    judged = by_choice[Choice(best, called)]  # the poignée and the chelem: the best contract
-    poignees = {c: _poignee_advice(by_choice[Choice(c, called)], hand, players) for c in Contract}
-    weaker = {}
-    for name in sensitivity:
-        if name == defence_policy:
-            continue
-        parts = map_chunks(
-            sensitivity_chunk,
-            samples,
-            **kwargs,
-            choice=Choice(best, called),
-            sides=Sides(taker_policy, name),
-            **common,
-        )
-        made = np.concatenate([m for m, _ in parts])
-        total = np.concatenate([s for _, s in parts])
-        weaker[name] = ContractResult(best, Estimate.of(made), Estimate.of(total), 0.0, 0.0)
+        return likeliest.value
+    return None
 
-    # Last: its chunks are the second half of the progress (:func:`batches`).
+
+def _replayed_against(run: _Run, choice: Choice, sides: Sides) -> ContractResult:
+    """The best contract replayed on the same samples by other players (the sensitivity)."""
+    parts = run.map(sensitivity_chunk, choice=choice, sides=sides)
+    made = np.concatenate([m for m, _ in parts])
+    total = np.concatenate([s for _, s in parts])
+    return ContractResult(choice.contract, Estimate.of(made), Estimate.of(total), 0.0, 0.0)
+
+
+def _chelem_advice(
+    run: _Run,
+    choice: Choice,
+    sides: Sides,
+    judged: ContractSamples,
+    n_samples: int,
+    on_done: Callable[[int], None] | None,
+    recommendation: str,
+) -> ChelemAdvice:
+    """The chelem announced under the best contract, on the same samples in chunk order,
+    until the sign of its gain is settled (:data:`CHELEM_SETTLED`)."""
+
     def gain_settled(parts: list[AnnouncedSamples]) -> bool:
         played = concatenate(parts)
         n = len(played.score)
@@ -205,48 +277,25 @@ def analyse_hand(
     announced = concatenate(
         map_chunks_until(
             announced_chunk,
-            samples,
+            run.samples,
             gain_settled,
-            **kwargs,
-            on_done=progress(n_chunks),
-            choice=Choice(best, called),
+            **run.kwargs,
+            on_done=on_done,
+            choice=choice,
             sides=sides,
-            **common,
+            **run.common,
         )
     )
     kept = len(announced.score)  # the first samples, in chunk order
-    if on_done is not None and kept < n_samples:
-        on_done(2 * n_chunks)  # the chunks a settled verdict spared
     gain = announced.score - judged.score[:kept]
     bonus = announced.chelem_bonus - judged.chelem_bonus[:kept]
     expected_gain = Estimate.of(gain)
-    chelem = ChelemAdvice(
+    return ChelemAdvice(
         recommended=recommendation != "pass" and expected_gain.mean > 0,
         p_chelem=float(np.mean(announced.chelem)),
         expected_gain=expected_gain,
         bonus=Estimate.of(bonus),
         lead=Estimate.of(gain - bonus),
-    )
-    return Analysis(
-        hand=hand,
-        players=players,
-        position=position,
-        samples=n_samples,
-        seed=seed,
-        point_count=point_count(hand),
-        contracts=contracts,
-        recommendation=recommendation,
-        safest=safest,
-        poignee=poignees[best],
-        chelem=chelem,
-        called=called,
-        call_scores=call_scores,
-        auction=auction,
-        poignees=poignees,
-        sides=sides,
-        sensitivity=weaker,
-        seconds=time.perf_counter() - start,
-        records=outcomes.records if keep_records else None,
     )
 
 

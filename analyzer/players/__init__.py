@@ -1,2 +1,2 @@
-"""The card-play policies the engine asks at every turn: the greedy (and its compiled
-kernel), the simple and the random players."""
+"""The card-play policies the engine asks at every turn: the greedy (its habits, one per-deal
+kernel each), the simple and the random players."""

@@ -45,7 +45,9 @@ class RandomPolicy:
     def choose(self, turn: Turn, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         lo, hi = turn.legal_lo.copy(), turn.legal_hi.copy()
         count = bb.popcount(lo) + bb.popcount(hi)
-        skip = (rng.random(len(lo)) * count).astype(np.int64)
+        # A number for every deal of the table, whichever are asked about: a deal's card does
+        # not depend on which side's policy was asked first, or about how many deals.
+        skip = (turn.of(rng.random(turn.table.n_deals)) * count).astype(np.int64)
         for _ in range(int(skip.max(initial=0))):
             step = skip > 0
             in_lo = lo != ZERO
@@ -65,7 +67,7 @@ class SimplePolicy:
     def choose(self, turn: Turn, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         table = turn.table
         lo, hi = turn.legal_lo, turn.legal_hi
-        leading = table.lead_suit == NO_SUIT
+        leading = turn.of(table.lead_suit) == NO_SUIT
 
         trumps = hi & bb.TRUMPS_HI
         lengths = np.stack([bb.popcount(lo & mask) for mask in bb.SUIT_LO])
@@ -75,7 +77,8 @@ class SimplePolicy:
         lead_lo = bb.select(many_trumps, ZERO, lead_lo)
         lead_hi = bb.select(many_trumps, bb.top(trumps), lead_hi)
 
-        win_lo, win_hi = either(bb.lowest(lo & table.beat_lo), bb.lowest(hi & table.beat_hi))
+        beat_lo, beat_hi = turn.of(table.beat_lo), turn.of(table.beat_hi)
+        win_lo, win_hi = either(bb.lowest(lo & beat_lo), bb.lowest(hi & beat_hi))
         can_win = (win_lo | win_hi) != ZERO
         cheap_lo, cheap_hi = cheapest(lo, hi)
         follow_lo = bb.select(can_win, win_lo, cheap_lo)

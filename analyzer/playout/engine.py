@@ -3,7 +3,7 @@
 To follow one card: :func:`play` seats the hands at a :class:`table.Table` (the chien taken and
 the écart made, the poignées shown), then for every trick and every position in it asks the
 policy of the player to act for a card (a :class:`table.Turn`), and :meth:`table.Table.play`
-lays it down. When a trick is complete, :meth:`_Tally.close_trick` gives its cards to the side
+lays it down. When a trick is complete, :meth:`Tally.close_trick` gives its cards to the side
 that won it (the Excuse's rules), and the winner leads the next. The finished
 :class:`Playout` is what :func:`scoring.score` turns into scores. The same in parts:
 :func:`start` seats the hands, :func:`play_on` plays on to any card; :meth:`InPlay.take`
@@ -41,6 +41,7 @@ from .ecart import GreedyEcart
 from .knowledge import PublicKnowledge
 from .poignee import GreedyPoignee
 from .table import Candidate, EcartPolicy, PoigneePolicy, Policy, Table, Turn, take_deals
+from .tally import Tally
 
 
 @dataclass
@@ -125,7 +126,7 @@ class InPlay:
     ``shown_hi`` (n, N) uint64. ``step``: the cards played so far in every deal."""
 
     table: Table
-    tally: _Tally
+    tally: Tally
     taker: np.ndarray
     partner: np.ndarray
     called: np.ndarray | None
@@ -318,7 +319,7 @@ def start(
     table.turn_to(taker.copy() if announce_chelem else np.zeros(n_deals, np.int64))
     game = InPlay(
         table=table,
-        tally=_Tally(players, n_deals, keep_plays),
+        tally=Tally(players, n_deals, keep_plays),
         taker=taker,
         partner=partner,
         called=called_cards,
@@ -344,7 +345,7 @@ def follow(table: Table) -> InPlay:
         setattr(public, name, np.zeros_like(getattr(public, name)))
     return InPlay(
         table=public,
-        tally=_Tally(table.players, table.n_deals, keep_plays=False),
+        tally=Tally(table.players, table.n_deals, keep_plays=False),
         taker=table.taker_seat.copy(),
         partner=table.partner_seat.copy(),
         called=None,
@@ -392,57 +393,6 @@ def play_on(
                 table.turn_to(winner)
 
 
-class _Tally:
-    """What the tricks leave behind, as they close: the cards the taker's side won, the Excuse's
-    exchanges, where the Petit fell, and every card played; and the cards out of play that
-    count for the taker's side (``aside``: the écart, or the chien in Garde Sans)."""
-
-    def __init__(self, players: int, n_deals: int, keep_plays: bool = True) -> None:
-        n_tricks = hand_size(players)
-        self.won_lo = np.zeros(n_deals, U64)
-        self.won_hi = np.zeros(n_deals, U64)
-        self.aside_lo = np.zeros(n_deals, U64)
-        self.aside_hi = np.zeros(n_deals, U64)
-        self.exchange2 = np.zeros(n_deals, np.int64)  # half points moved to the taker's side
-        self.petit_trick_side = np.zeros((n_tricks, n_deals), np.int8)  # ±1 winner of the Petit
-        self.won_by_excuse = np.zeros(n_deals, bool)
-        self.leaders = np.zeros((n_tricks, n_deals), np.int64)  # (T, N): a trick's is one row
-        # Every card played, in order, as a one-bit pair: (T·n, N) uint64 (or None).
-        self.played_lo = np.zeros((n_tricks * players, n_deals), U64) if keep_plays else None
-        self.played_hi = np.zeros((n_tricks * players, n_deals), U64) if keep_plays else None
-
-    def record(self, index: int, card: Candidate) -> None:
-        """The ``index``-th card of the deal (counted from 0) is ``card`` (unless the cards are
-        not recorded: :func:`start`, :meth:`InPlay.take`)."""
-        if self.played_lo is not None:
-            self.played_lo[index], self.played_hi[index] = card
-
-    def close_trick(self, table: Table, last: bool) -> np.ndarray:
-        """Give the complete trick to its winner's side and return the winner's position (N,)."""
-        winner = table.best_position
-        winner_taker = table.best_on_taker_side
-        excuse_taker = table.excuse_on_taker_side
-        if last and table.n_tricks > 1:
-            swept = bb.select(excuse_taker, table.defence_tricks == 0, table.taker_tricks == 0)
-            winner = vector_rules.last_trick_winner(winner, table.excuse_position, swept)
-            self.won_by_excuse = winner != table.best_position
-            winner_taker = bb.select(self.won_by_excuse, excuse_taker, winner_taker)
-        chelem = bb.select(winner_taker, table.defence_tricks == 0, table.taker_tricks == 0)
-        changes_side = vector_rules.excuse_changes_side(last, chelem)
-        won_lo, won_hi = vector_rules.card_owners(
-            table.trick_lo, table.trick_hi, winner_taker, excuse_taker, changes_side
-        )
-        self.won_lo |= won_lo
-        self.won_hi |= won_hi
-        self.exchange2 += vector_rules.excuse_exchange(
-            table.trick_hi, winner_taker, excuse_taker, changes_side
-        )
-        has_petit = (table.trick_hi & bb.PETIT_HI) != ZERO
-        self.petit_trick_side[table.trick] = bb.select(has_petit, bb.select(winner_taker, 1, -1), 0)
-        table.won_by(winner, winner_taker)
-        return winner
-
-
 def _call(
     players: int,
     taker: np.ndarray,
@@ -469,14 +419,19 @@ def _call(
 def _choose(
     turn: Turn, taker_policy: Policy, defence_policy: Policy, rng: np.random.Generator
 ) -> Candidate:
-    card_lo, card_hi = taker_policy.choose(turn, rng)
+    """Each side's policy asked about its own deals: the taker's first, then the defence's (even
+    about none: a policy sees every turn, and draws from ``rng`` as it always would)."""
     if defence_policy is taker_policy:
-        return card_lo, card_hi
-    defence_lo, defence_hi = defence_policy.choose(turn, rng)
-    return (
-        bb.select(turn.on_taker_side, card_lo, defence_lo),
-        bb.select(turn.on_taker_side, card_hi, defence_hi),
-    )
+        return taker_policy.choose(turn, rng)
+    card_lo = np.empty(turn.table.n_deals, U64)
+    card_hi = np.empty(turn.table.n_deals, U64)
+    taker_side = turn.on_taker_side
+    for policy, deals in (
+        (taker_policy, np.flatnonzero(taker_side)),
+        (defence_policy, np.flatnonzero(~taker_side)),
+    ):
+        card_lo[deals], card_hi[deals] = policy.choose(turn.some(deals), rng)
+    return card_lo, card_hi
 
 
 def _poignees(

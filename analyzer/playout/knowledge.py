@@ -20,24 +20,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from . import bitboard as bb
 from .bitboard import ZERO
 from .vector_rules import NO_SUIT, TRUMP_LEAD
+from .words import kernel, quiet_wrap
 
 if TYPE_CHECKING:
-    from .table import Table, Turn
+    from .table import Turn
 
 NO_TRUMP_BIT = np.uint8(1 << TRUMP_LEAD)
 """The bit of :attr:`PublicKnowledge.void` that says "holds no trump"."""
-_LEAD_BIT = np.array([1, 2, 4, 8, 1 << TRUMP_LEAD, 0], np.uint8)  # by lead suit: 0–3, 4, −1
+_ZERO = bb.U64(0)
+_ALL_LO = bb.ALL_LO
+_ALL_HI = bb.ALL_HI
+_TRUMPS_HI = bb.TRUMPS_HI
+_EXCUSE_HI = bb.EXCUSE_HI
 
 
 class PublicKnowledge:
-    """What all players know of N deals, kept up to date card by card by :meth:`observe`.
+    """What all players know of N deals, kept up to date card by card by :func:`observe`.
 
     ``may_hold_lo/hi`` (n, N): the cards each player may hold (or may have played), as far as
     everyone knows — not the shown chien's unless the taker, not the trumps shown from the écart,
@@ -75,40 +80,109 @@ class PublicKnowledge:
         self.void = np.zeros(is_taker.shape, np.uint8)
         self.taker_void = np.zeros(is_taker.shape[1], np.uint8)
 
-    def observe(self, table: Table, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
-        """The player to act in ``table`` plays ``card`` (before the table lays it down): a
-        poignée is shown with its holder's first card, and what the card proves about the hand
-        it came from. (That a card played is held by nobody any more is the table's
-        ``played_lo/hi``: :func:`of` takes it from there.)"""
-        k = table.position
-        if table.trick == 0 and table.any_shown:
-            shown = table.shown_at(k)
-            deals = np.arange(table.n_deals)
-            self.holds_hi[table.seat[k], deals] |= shown
-            self.may_hold_hi &= ~shown
-            self.may_hold_hi[k] |= shown
-        if k == 0:
-            return  # a lead proves nothing
-        is_trump = (card_hi & bb.TRUMPS_HI) != ZERO
-        followed = ((card_lo & table.lead_lo) | (card_hi & table.lead_hi)) != ZERO
-        off_suit = (table.lead_suit != NO_SUIT) & (card_hi != bb.EXCUSE_HI) & ~followed
-        # Not following shows a void (in a suit: none of its cards, table.lead_lo); not trumping
-        # either, no trumps.
-        no_trumps = off_suit & ~is_trump
-        void_bits = bb.keep(off_suit, table.lead_bit) | bb.keep(no_trumps, NO_TRUMP_BIT)
-        self.void[k] |= void_bits
-        self.taker_void |= bb.keep(table.is_taker[k], void_bits)
-        self.may_hold_lo[k] &= ~bb.keep(off_suit, table.lead_lo)
-        # A trump that does not beat the trick's best card is under a trump already down: the
-        # player holds none above it (it would have had to overtrump).
-        undertrump = is_trump & ((card_hi & table.beat_hi) == ZERO)
-        ruled_out = bb.keep(undertrump, table.beat_hi) | bb.keep(no_trumps, bb.TRUMPS_HI)
-        self.may_hold_hi[k] &= ~ruled_out
+    def arrays(self) -> KnowledgeArrays:
+        """The arrays the kernels read and update (:class:`KnowledgeArrays`)."""
+        c = np.ascontiguousarray  # row-major, so that a kernel has one compiled version
+        return KnowledgeArrays(
+            may_hold_lo=self.may_hold_lo,
+            may_hold_hi=self.may_hold_hi,
+            holds_hi=self.holds_hi,
+            void=self.void,
+            taker_void=self.taker_void,
+            taker=self.taker,
+            ecart_shown_hi=c(self.ecart_shown_hi),
+        )
 
 
-def lead_bit(lead_suit: np.ndarray) -> np.ndarray:
-    """(N,) uint8 the :attr:`PublicKnowledge.void` bit of the suit led (0 while none is)."""
-    return _LEAD_BIT[lead_suit]
+class KnowledgeArrays(NamedTuple):
+    """The :class:`PublicKnowledge` arrays a kernel reads and updates in place, by name (see
+    there): ``may_hold_lo``/``_hi`` (n, N) uint64 and ``void`` (n, N) uint8 by position;
+    ``holds_hi`` (n, N) uint64 by seat; ``taker_void`` (N,) uint8; ``taker`` (N,) int64 the
+    taker's seat; ``ecart_shown_hi`` (N,) uint64."""
+
+    may_hold_lo: np.ndarray
+    may_hold_hi: np.ndarray
+    holds_hi: np.ndarray
+    void: np.ndarray
+    taker_void: np.ndarray
+    taker: np.ndarray
+    ecart_shown_hi: np.ndarray
+
+
+@kernel
+def observe(k, d, lo, hi, t, public, first_trick_shown):
+    """The player at position ``k`` plays the card ``lo``/``hi`` (uint64 words) in deal ``d``,
+    before the table lays it down: what everyone learns (rules.md §12). ``t``: the table's
+    arrays (:class:`table.TableArrays`), ``public`` its :class:`KnowledgeArrays`, updated in
+    place; ``first_trick_shown``: the first trick, and some deal shows a poignée.
+
+    A poignée is shown with its holder's first card: its trumps are that player's, nobody
+    else's. A lead proves nothing. Not following shows a void (in a suit: none of its cards);
+    not trumping either, no trumps. A trump that does not beat the trick's best card is under a
+    trump already down: the player holds none above it (it would have had to overtrump). That a
+    card played is held by nobody any more is the table's ``played_lo/hi`` (:func:`unseen`)."""
+    if first_trick_shown:
+        seat = t.seat[k, d]
+        shown = t.shown_hi[seat, d]
+        public.holds_hi[seat, d] |= shown
+        for r in range(public.may_hold_hi.shape[0]):
+            public.may_hold_hi[r, d] &= ~shown
+        public.may_hold_hi[k, d] |= shown
+    if k == 0:
+        return
+    is_trump = (hi & _TRUMPS_HI) != _ZERO
+    followed = ((lo & t.lead_lo[d]) | (hi & t.lead_hi[d])) != _ZERO
+    if t.lead_suit[d] != NO_SUIT and hi != _EXCUSE_HI and not followed:
+        bits = t.lead_bit[d]
+        if not is_trump:
+            bits |= NO_TRUMP_BIT
+            public.may_hold_hi[k, d] &= ~_TRUMPS_HI
+        public.void[k, d] |= bits
+        if t.is_taker[k, d]:
+            public.taker_void[d] |= bits
+        public.may_hold_lo[k, d] &= ~t.lead_lo[d]
+    if is_trump and (hi & t.beat_hi[d]) == _ZERO:
+        public.may_hold_hi[k, d] &= ~t.beat_hi[d]
+
+
+@kernel
+def knows_sides(k, d, t):
+    """Whether the player at position ``k`` knows every player's side in deal ``d``: always,
+    but with 5 players before the called card appears, when only the partner knows."""
+    return t.seat.shape[0] != 5 or t.revealed[d] or t.is_partner[k, d]
+
+
+@kernel
+def known_ally(k, r, d, t):
+    """The player at position ``r`` is on the side of the one at ``k`` in deal ``d``, and the
+    latter knows it (itself included)."""
+    if r == k:
+        return True
+    return knows_sides(k, d, t) and t.on_taker_side[r, d] == t.on_taker_side[k, d]
+
+
+@kernel
+def unseen(k, d, t, public):
+    """(lo, hi) the cards the player at position ``k`` has not seen in deal ``d``: not played,
+    not in its hand, not in its own écart (the taker's), not trumps shown from the écart."""
+    own_lo = _ZERO
+    own_hi = _ZERO
+    if t.is_taker[k, d]:
+        own_lo = t.ecart_lo[d]
+        own_hi = t.ecart_hi[d]
+    unseen_lo = _ALL_LO & ~(own_lo | t.hands_lo[k, d] | t.played_lo[d])
+    seen_hi = own_hi | t.hands_hi[k, d] | t.played_hi[d] | public.ecart_shown_hi[d]
+    return unseen_lo, _ALL_HI & ~seen_hi
+
+
+@kernel
+def _view(k, t, public, unseen_lo, unseen_hi, ally):
+    """:func:`unseen` and :func:`known_ally` of the player at ``k`` in every deal, into (N,)
+    uint64 ``unseen_lo``/``_hi`` and (n, N) bool ``ally``."""
+    for d in range(unseen_lo.shape[0]):
+        unseen_lo[d], unseen_hi[d] = unseen(k, d, t, public)
+        for r in range(ally.shape[0]):
+            ally[r, d] = known_ally(k, r, d, t)
 
 
 @dataclass
@@ -176,30 +250,19 @@ class PlayerKnowledge:
 
 
 def of(turn: Turn) -> PlayerKnowledge:
-    """What the player of ``turn`` knows."""
+    """What the player of ``turn`` knows, in every deal of its table."""
     table = turn.table
-    public = table.public
-    k = turn.position
-    own_lo, own_hi = bb.keep_pair(turn.is_taker, table.ecart_lo, table.ecart_hi)
-    # The cards seen, then flipped: every one of them is in ALL_LO or ALL_HI.
-    unseen_lo = own_lo
-    unseen_lo |= turn.hand_lo
-    unseen_lo |= table.played_lo
-    unseen_lo ^= bb.ALL_LO
-    unseen_hi = own_hi
-    unseen_hi |= turn.hand_hi
-    unseen_hi |= table.played_hi
-    unseen_hi |= public.ecart_shown_hi
-    unseen_hi ^= bb.ALL_HI
-    ally = table.on_taker_side == table.on_taker_side[k]
-    if table.players == 5:
-        ally &= table.knows_sides(k)
-        ally[k] = True
+    n_deals = table.n_deals
+    unseen_lo = np.empty(n_deals, bb.U64)
+    unseen_hi = np.empty(n_deals, bb.U64)
+    ally = np.empty((table.players, n_deals), bool)
+    with quiet_wrap():
+        _view(turn.position, table.arrays(), table.public.arrays(), unseen_lo, unseen_hi, ally)
     return PlayerKnowledge(
-        position=k,
+        position=turn.position,
         unseen_lo=unseen_lo,
         unseen_hi=unseen_hi,
         ally=ally,
-        public=public,
+        public=table.public,
         seat=table.seat,
     )

@@ -11,22 +11,29 @@ from __future__ import annotations
 
 import copy
 import functools
+import operator
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
 from ..game import TAKES_CHIEN
 from . import bitboard as bb
-from . import compiled, vector_rules
+from . import vector_rules
 from .bitboard import U64, ZERO
-from .knowledge import PublicKnowledge, lead_bit
-from .vector_rules import NO_SUIT
+from .knowledge import NO_TRUMP_BIT, PublicKnowledge, observe
+from .vector_rules import NO_SUIT, TRUMP_LEAD
+from .words import above, kernel, popcount, quiet_wrap
 
 Candidate = tuple[np.ndarray, np.ndarray]
 """A card per deal as a pair of one-bit (N,) uint64 masks (zero where there is none)."""
 
 _State = TypeVar("_State")
+_ZERO = U64(0)
+_ONE = U64(1)
+_TRUMPS_HI = bb.TRUMPS_HI
+_EXCUSE_HI = bb.EXCUSE_HI
+_SUIT_LO = bb.SUIT_LO  # (4,) uint64
 
 
 @dataclass
@@ -153,22 +160,6 @@ class Table:
         self.taker_tricks += winner_taker
         self.defence_tricks += ~winner_taker
 
-    def side_swept(self, position: int) -> np.ndarray:
-        """(N,) bool: the side of the player at ``position`` has won every trick so far, as that
-        player knows (with 5 players before the called card appears, only its own tricks count
-        as its side's: the partner is unknown)."""
-        on_taker_side = self.on_taker_side[position]
-        swept = bb.select(on_taker_side, self.defence_tricks == 0, self.taker_tricks == 0)
-        if self.players != 5:
-            return swept
-        own = (self.winners[: self.trick] == self.seat[position]).all(axis=0)
-        return bb.select(self.knows_sides(position), swept, own)
-
-    def shown_at(self, position: int) -> np.ndarray:
-        """(N,) uint64 the trumps the player at ``position`` shows in a poignée (it shows them
-        with its first card)."""
-        return np.take_along_axis(self.shown_hi, self.seat[position : position + 1], axis=0)[0]
-
     def shown_by_now(self) -> np.ndarray:
         """(n, N) uint64, rows by seat: the trumps shown in poignées as the player to act
         knows them. In the first trick, the players after it have not shown theirs yet."""
@@ -178,30 +169,6 @@ class Table:
         waiting = np.zeros(self.seat.shape, bool)
         np.put_along_axis(waiting, self.seat, np.broadcast_to(later, waiting.shape), axis=0)
         return bb.keep(~waiting, self.shown_hi)
-
-    def knows_sides(self, position: int) -> np.ndarray:
-        """(N,) bool: whether the player at ``position`` knows every player's side (always, but
-        with 5 players before the called card appears, when only the partner knows)."""
-        if self.players != 5:
-            return np.ones(self.n_deals, bool)
-        return self.revealed | self.is_partner[position]
-
-    def known_ally(self, position: int, other: int) -> np.ndarray:
-        """(N,) bool: the player at ``other`` is on the side of the one at ``position``, and the
-        latter knows it."""
-        if other == position:
-            return np.ones(self.n_deals, bool)
-        same_side = self.on_taker_side[position] == self.on_taker_side[other]
-        if self.players != 5:
-            return same_side
-        return self.knows_sides(position) & same_side
-
-    def best_is_known_ally(self, position: int) -> np.ndarray:
-        """(N,) bool: the card winning the trick so far is an ally's, as ``position`` knows."""
-        same_side = self.best_on_taker_side == self.on_taker_side[position]
-        if self.players != 5:
-            return (self.best_position >= 0) & same_side
-        return (self.best_position >= 0) & self.knows_sides(position) & same_side
 
     def legal(self) -> Candidate:
         """The cards the player to act may play (rules.md §3, §4), as a (lo, hi) pair of (N,)
@@ -218,40 +185,112 @@ class Table:
 
     def play(self, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
         """The player to act plays one card in every deal: exactly one bit set in
-        ``card_lo | card_hi``."""
-        twins = compiled.twins()
-        if twins is not None:
-            twins.table.lay_down(self, card_lo, card_hi)
-            self.position += 1
-            return
-        k = self.position
-        self.public.observe(self, card_lo, card_hi)
-        self.hands_lo[k] ^= card_lo
-        self.hands_hi[k] ^= card_hi
-        self.played_lo |= card_lo
-        self.played_hi |= card_hi
-        self.trick_lo |= card_lo
-        self.trick_hi |= card_hi
-        if self.players == 5:
-            self.revealed |= ((card_lo & self.called_lo) | (card_hi & self.called_hi)) != ZERO
-
-        is_excuse = card_hi == bb.EXCUSE_HI
-        if bb.anywhere(is_excuse):
-            self.excuse_position = bb.select(is_excuse, k, self.excuse_position)
-            self.excuse_on_taker_side |= is_excuse & self.on_taker_side[k]
-        if k == 0 or bb.anywhere(self.lead_suit == NO_SUIT):
-            self.lead_suit = vector_rules.led_suit(self.lead_suit, card_lo, card_hi)
-            self.lead_lo, self.lead_hi = vector_rules.suit_cards(self.lead_suit)
-            self.lead_bit = lead_bit(self.lead_suit)
-        if k == self.players - 1:  # the trick's last card: what beats the best one is not asked
-            wins = vector_rules.wins(card_lo, card_hi, self.beat_lo, self.beat_hi)
-        else:
-            wins, self.beat_lo, self.beat_hi = vector_rules.beats(
-                card_lo, card_hi, self.lead_suit, self.beat_lo, self.beat_hi, suit_lo=self.lead_lo
+        ``card_lo | card_hi`` ((N,) uint64)."""
+        with quiet_wrap():
+            _lay_down(
+                self.position,
+                card_lo,
+                card_hi,
+                self.trick == 0 and self.any_shown,
+                self.arrays(),
+                self.public.arrays(),
             )
-        self.best_position = bb.select(wins, k, self.best_position)
-        self.best_on_taker_side = bb.select(wins, self.on_taker_side[k], self.best_on_taker_side)
         self.position += 1
+
+    def arrays(self) -> TableArrays:
+        """The arrays the kernels read and update (:class:`TableArrays`)."""
+        # The read-only arrays row-major (a table of some deals may hold others): one compiled
+        # version. Taken in two calls: this runs at every card, as often as the kernels.
+        read_only = tuple(map(np.ascontiguousarray, _READ_ONLY(self)))
+        return TableArrays._make(read_only + _UPDATED(self))
+
+
+class TableArrays(NamedTuple):
+    """A :class:`Table`'s arrays by name, as the kernels take them (see there for each):
+    ``seat`` (n, N) int64, ``on_taker_side``, ``is_taker``, ``is_partner`` (n, N) bool,
+    ``shown_hi`` (n, N) uint64 by seat, ``winners`` (T, N) int64, then (N,) arrays. The first
+    group is read only; :meth:`Table.play` updates the rest in place (and ``hands_lo``/``_hi``,
+    (n, N) uint64 by position)."""
+
+    seat: np.ndarray
+    on_taker_side: np.ndarray
+    is_taker: np.ndarray
+    is_partner: np.ndarray
+    shown_hi: np.ndarray
+    winners: np.ndarray
+    called_lo: np.ndarray
+    called_hi: np.ndarray
+    ecart_lo: np.ndarray
+    ecart_hi: np.ndarray
+    taker_tricks: np.ndarray
+    defence_tricks: np.ndarray
+    hands_lo: np.ndarray
+    hands_hi: np.ndarray
+    played_lo: np.ndarray
+    played_hi: np.ndarray
+    revealed: np.ndarray
+    trick_lo: np.ndarray
+    trick_hi: np.ndarray
+    lead_suit: np.ndarray
+    lead_lo: np.ndarray
+    lead_hi: np.ndarray
+    lead_bit: np.ndarray
+    beat_lo: np.ndarray
+    beat_hi: np.ndarray
+    best_position: np.ndarray
+    best_on_taker_side: np.ndarray
+    excuse_position: np.ndarray
+    excuse_on_taker_side: np.ndarray
+
+
+_READ_ONLY = operator.attrgetter(*TableArrays._fields[:12])
+_UPDATED = operator.attrgetter(*TableArrays._fields[12:])
+
+
+@kernel
+def _lay_down(k, card_lo, card_hi, first_trick_shown, t, public):
+    """The player at position ``k`` plays ``card_lo``/``card_hi`` ((N,) uint64, one bit per
+    deal) in every deal: :func:`knowledge.observe` first, then the card leaves the hand and
+    joins the trick, which it may lead (:func:`vector_rules.led_suit`) and may win
+    (:func:`vector_rules.beats`, whose cards to beat are not asked after the trick's last card).
+    ``t`` and ``public``: :class:`TableArrays` and :class:`KnowledgeArrays`, updated in place."""
+    players = t.seat.shape[0]
+    for d in range(card_lo.shape[0]):
+        lo = card_lo[d]
+        hi = card_hi[d]
+        observe(k, d, lo, hi, t, public, first_trick_shown)
+        t.hands_lo[k, d] ^= lo
+        t.hands_hi[k, d] ^= hi
+        t.played_lo[d] |= lo
+        t.played_hi[d] |= hi
+        t.trick_lo[d] |= lo
+        t.trick_hi[d] |= hi
+        if players == 5 and ((lo & t.called_lo[d]) | (hi & t.called_hi[d])) != _ZERO:
+            t.revealed[d] = True
+        if hi == _EXCUSE_HI:
+            t.excuse_position[d] = k
+            if t.on_taker_side[k, d]:
+                t.excuse_on_taker_side[d] = True
+        elif t.lead_suit[d] == NO_SUIT:  # the first card but the Excuse leads
+            if (hi & _TRUMPS_HI) != _ZERO:
+                t.lead_suit[d] = TRUMP_LEAD
+                t.lead_lo[d] = _ZERO
+                t.lead_hi[d] = _TRUMPS_HI
+                t.lead_bit[d] = NO_TRUMP_BIT
+            else:
+                suit = popcount(lo - _ONE) & 3  # the card's bit is 4 × (rank − 1) + suit
+                t.lead_suit[d] = suit
+                t.lead_lo[d] = _SUIT_LO[suit]
+                t.lead_hi[d] = _ZERO
+                t.lead_bit[d] = np.uint8(1 << suit)
+        trumps_in = (hi & t.beat_hi[d]) != _ZERO
+        if (lo & t.beat_lo[d]) != _ZERO or trumps_in:
+            t.best_position[d] = k
+            t.best_on_taker_side[d] = t.on_taker_side[k, d]
+            if k < players - 1:
+                t.beat_lo[d] = t.lead_lo[d] & above(lo)
+                if trumps_in:
+                    t.beat_hi[d] = _TRUMPS_HI & above(hi)
 
 
 def take_deals(state: _State, rows: np.ndarray, drop: tuple[str, ...] = ()) -> _State:
@@ -293,35 +332,56 @@ _PER_PLAYER = ("seat", "hands_lo", "hands_hi")
 
 @dataclass(frozen=True)
 class Turn:
-    """What one decision sees: the table, the seat to play and its legal cards, per deal."""
+    """What one decision sees: the table, the position to play, and the deals asked about with
+    their legal cards. ``deals``: (M,) int64 the table's deals the policy answers for, in that
+    order (None: every deal); the per-deal arrays of the turn are theirs, (M,)."""
 
     table: Table
     position: int  # the player's position in the trick (its row in the table's arrays)
-    legal_lo: np.ndarray  # (N,) uint64 the cards the rules allow
+    legal_lo: np.ndarray  # (M,) uint64 the cards the rules allow
     legal_hi: np.ndarray
+    deals: np.ndarray | None = None
+
+    @property
+    def rows(self) -> np.ndarray:
+        """(M,) int64 the table's deals asked about."""
+        return self.table.columns if self.deals is None else self.deals
+
+    def of(self, per_deal: np.ndarray) -> np.ndarray:
+        """The deals asked about of a table's array with the deals along its last axis."""
+        return per_deal if self.deals is None else per_deal[..., self.deals]
+
+    def some(self, deals: np.ndarray) -> Turn:
+        """The same decision asked about some of its deals only (``deals``: (K,) int64 indices
+        into this turn's)."""
+        rows = self.rows[deals]
+        rows.flags.writeable = False  # as the table's columns: the kernels take one kind of rows
+        return Turn(self.table, self.position, self.legal_lo[deals], self.legal_hi[deals], rows)
 
     @property
     def hand_lo(self) -> np.ndarray:
-        """(N,) uint64 the player's hand."""
-        return self.table.hands_lo[self.position]
+        """(M,) uint64 the player's hand."""
+        return self.of(self.table.hands_lo[self.position])
 
     @property
     def hand_hi(self) -> np.ndarray:
-        return self.table.hands_hi[self.position]
+        return self.of(self.table.hands_hi[self.position])
 
     @property
     def on_taker_side(self) -> np.ndarray:
-        """(N,) bool: the player is the taker or the partner."""
-        return self.table.on_taker_side[self.position]
+        """(M,) bool: the player is the taker or the partner."""
+        return self.of(self.table.on_taker_side[self.position])
 
     @property
     def is_taker(self) -> np.ndarray:
-        return self.table.is_taker[self.position]
+        return self.of(self.table.is_taker[self.position])
 
 
 class Policy(Protocol):
-    """Chooses one legal card per deal: ``choose`` returns a one-bit (lo, hi) pair taken from
-    ``turn.legal_lo``/``legal_hi``, deciding only from what the player may know (rules.md §12)."""
+    """Chooses one legal card per deal asked about: ``choose`` returns a one-bit (lo, hi) pair
+    of (M,) uint64 taken from ``turn.legal_lo``/``legal_hi``, deciding only from what the player
+    may know (rules.md §12). The engine asks a policy at every turn, about its side's deals (none,
+    some or all: :attr:`Turn.deals`)."""
 
     name: str
 

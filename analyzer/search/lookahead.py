@@ -55,8 +55,8 @@ class LookaheadPolicy:
     it beats the greedy's card by ``margin`` standard errors (:func:`best_candidates`).
 
     ``side``: the decisions it searches — ``"both"``, ``"taker"`` (the taker's side) or
-    ``"defence"``; at the others it plays as the greedy (the engine asks every policy at every
-    turn, so this spares the searches whose answer would not be used). ``batch``: deals searched
+    ``"defence"``; at the others it plays as the greedy (when one policy is asked about both
+    sides, this spares the searches whose answer would not be used). ``batch``: deals searched
     together (memory: about ``batch × worlds × cards`` playouts at once).
     """
 
@@ -92,22 +92,23 @@ class LookaheadPolicy:
         mine = options > 1
         if self.side != "both":
             mine &= turn.on_taker_side == (self.side == "taker")
-        deals = np.flatnonzero(mine)
-        self.decisions += len(deals)
+        asked = np.flatnonzero(mine)  # among the turn's deals
+        self.decisions += len(asked)
         # Where every legal card plays alike, any one is as good: the greedy's stands unsearched.
         distinct_lo, distinct_hi = distinct_cards(
-            turn.legal_lo[deals], turn.legal_hi[deals], *_gone(turn.table, deals)
+            turn.legal_lo[asked], turn.legal_hi[asked], *_gone(turn.table, turn.rows[asked])
         )
         several = bb.popcount(distinct_lo) + bb.popcount(distinct_hi) > 1
-        deals, distinct_lo, distinct_hi = deals[several], distinct_lo[several], distinct_hi[several]
-        for start in range(0, len(deals), self.batch):
+        asked, distinct_lo, distinct_hi = asked[several], distinct_lo[several], distinct_hi[several]
+        whole = _every_deal(turn)
+        for start in range(0, len(asked), self.batch):
             part = slice(start, start + self.batch)
-            idx = deals[part]
-            chosen_lo[idx], chosen_hi[idx] = self._search(
-                turn,
-                idx,
+            at = asked[part]
+            chosen_lo[at], chosen_hi[at] = self._search(
+                whole,
+                turn.rows[at],
                 rng,
-                (chosen_lo[idx], chosen_hi[idx]),
+                (chosen_lo[at], chosen_hi[at]),
                 (distinct_lo[part], distinct_hi[part]),
             )
         return chosen_lo, chosen_hi
@@ -262,6 +263,17 @@ def _gone(table: Table, idx: np.ndarray) -> Candidate:
         table.played_lo[idx] & ~table.trick_lo[idx],
         table.played_hi[idx] & ~table.trick_hi[idx],
     )
+
+
+def _every_deal(turn: Turn) -> Turn:
+    """``turn`` asked about every deal of its table (no legal card in the others), so that a
+    search indexes the table's deals alike."""
+    if turn.deals is None:
+        return turn
+    legal_lo = np.zeros(turn.table.n_deals, U64)
+    legal_hi = np.zeros(turn.table.n_deals, U64)
+    legal_lo[turn.deals], legal_hi[turn.deals] = turn.legal_lo, turn.legal_hi
+    return Turn(turn.table, turn.position, legal_lo, legal_hi)
 
 
 _CHAINS = (

@@ -88,9 +88,9 @@ class _Replay:
         if scripted and hasattr(self.then, "observe"):
             self.then.observe(turn)  # a policy that keeps the history must see every turn
         if step < len(self.prefix_lo):
-            return self.prefix_lo[step], self.prefix_hi[step]
+            return turn.of(self.prefix_lo[step]), turn.of(self.prefix_hi[step])
         if step == len(self.prefix_lo) and self.candidate is not None:
-            return self.candidate
+            return turn.of(self.candidate[0]), turn.of(self.candidate[1])
         return self.then.choose(turn, rng)
 
 
@@ -103,7 +103,7 @@ class _Given:
         self.card = card
 
     def choose(self, turn: Turn, rng: np.random.Generator) -> Candidate:
-        return self.card
+        return turn.of(self.card[0]), turn.of(self.card[1])
 
 
 class Shadow:

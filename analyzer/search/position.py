@@ -49,6 +49,7 @@ from .known import record_constraints
 from .worlds import Constraints, NoWorldError, card_set, check
 
 PARTIAL_KEYS = ("seat", "hand")
+DEAL_OVER = "the deal is over: every card has been played"
 
 
 class PositionError(ValueError):
@@ -249,7 +250,7 @@ def _walk(position: Position) -> Position:
         and len(position.record.tricks) == hand_size(n)
         and len(position.record.tricks[-1]) == n
     ):
-        raise PositionError("the deal is over: every card has been played")
+        raise PositionError(DEAL_OVER)
     expected = hand_size(n) - len(played[user])
     if len(position.hand) != expected:
         raise PositionError(

@@ -1,0 +1,140 @@
+"""One-word card sets, and the per-deal kernels' compiler.
+
+The engine's two hot steps, the greedy's choice (:mod:`~..players.habits`) and laying a card down
+(:meth:`table.Table.play`, with :func:`knowledge.observe`), are written once, deal by deal, as
+plain Python over ``uint64`` words (card sets as in :mod:`bitboard`, one deal at a time).
+:func:`kernel` compiles them with numba when it can (a greedy decision of 10 deals: 10 µs
+instead of a quarter of a millisecond as numpy array operations); without numba, or where it
+cannot keep its machine code (no writable ``__pycache__``), the same code runs uncompiled, to
+the same cards, far more slowly. ``NUMBA_DISABLE_JIT=1`` forces that path.
+
+numba keeps a kernel's machine code until the kernel's own file changes, not the files of the
+kernels it calls (a habit changed in ``habits.py`` would leave ``greedy.py``'s compiled caller
+stale): so the machine code is kept in a folder named after a digest of every source file of
+the engine and its players (:func:`_cache_folder`), which any change there replaces.
+
+Uncompiled, words are numpy scalars, whose arithmetic warns when it wraps around (the
+two's-complement tricks below rely on it): the entry points run under :func:`quiet_wrap`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+try:
+    import numba
+    from numba import njit
+except ImportError:  # pragma: no cover - numba is a dependency; the fallback is for odd installs
+    numba = njit = None
+
+_compiling = numba is not None and not numba.config.DISABLE_JIT
+_KERNEL_SOURCES = (Path(__file__).parent, Path(__file__).parent.parent / "players")
+"""The folders whose Python files hold the kernels and the constants they are compiled with."""
+
+
+def _cache_folder() -> str:
+    """A folder for the kernels' machine code, named after a digest of their sources (older
+    ones are removed); under numba's own cache folder when one is set, else ``__pycache__``."""
+    digest = hashlib.sha256()
+    for folder in _KERNEL_SOURCES:
+        for source in sorted(folder.glob("*.py")):
+            digest.update(source.name.encode() + source.read_bytes())
+    base = Path(numba.config.CACHE_DIR or Path(__file__).parent / "__pycache__")
+    folder = base / f"kernels-{digest.hexdigest()[:16]}"
+    for old in base.glob("kernels-*"):
+        if old != folder:
+            shutil.rmtree(old, ignore_errors=True)
+    return str(folder)
+
+
+if _compiling:
+    numba.config.CACHE_DIR = _cache_folder()
+
+
+def kernel(function: Callable) -> Callable:
+    """``function`` compiled by numba (cached in ``__pycache__``), or as it is when it cannot be.
+
+    Compiled, a kernel is inlined into its caller (``inline="always"``), and none counts
+    references (``_nrt=False``): a call to a kernel that takes a bundle of arrays otherwise
+    copies some 300 words, and adds and removes a reference to each of its 36 arrays, atomic
+    operations (3 µs a deal, 20 × the work itself). The kernels allocate nothing, so nothing
+    needs counting: numba refuses to compile one that would (an array made inside it)."""
+    global _compiling
+    if not _compiling:
+        return function
+    try:
+        return njit(cache=True, nogil=True, _nrt=False, inline="always")(function)
+    except RuntimeError:  # no folder to keep its machine code in: every kernel runs uncompiled
+        _compiling = False
+        return function
+
+
+def compiled() -> bool:
+    """The kernels are compiled in this process (numba is there and can cache)."""
+    return _compiling
+
+
+def quiet_wrap() -> contextlib.AbstractContextManager[Any]:
+    """The context an entry point runs its kernel in: uncompiled, numpy's warnings on words that
+    wrap around are silenced (compiled words wrap silently)."""
+    if _compiling:
+        return contextlib.nullcontext()
+    return np.errstate(over="ignore")
+
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_S1, _S2, _S4, _S8, _S16, _S32, _S56 = (np.uint64(s) for s in (1, 2, 4, 8, 16, 32, 56))
+
+
+@kernel
+def popcount(x: np.uint64) -> np.int64:
+    """:func:`bitboard.popcount` of one word (numba makes it the processor's instruction)."""
+    x = x - ((x >> _S1) & _M1)
+    x = (x & _M2) + ((x >> _S2) & _M2)
+    x = (x + (x >> _S4)) & _M4
+    return np.int64((x * _H01) >> _S56)
+
+
+@kernel
+def lowest(x: np.uint64) -> np.uint64:
+    """:func:`bitboard.lowest` of one word."""
+    return x & (~x + _ONE)
+
+
+@kernel
+def top(x: np.uint64) -> np.uint64:
+    """The highest set bit of ``x`` (0 for 0): :func:`bitboard.top` of any word."""
+    x |= x >> _S1
+    x |= x >> _S2
+    x |= x >> _S4
+    x |= x >> _S8
+    x |= x >> _S16
+    x |= x >> _S32
+    return x ^ (x >> _S1)
+
+
+@kernel
+def above(single: np.uint64) -> np.uint64:
+    """:func:`bitboard.above`: every bit above the one of ``single`` (none for 0)."""
+    return ~(single << _ONE) + _ONE
+
+
+@kernel
+def above_or_all(single: np.uint64) -> np.uint64:
+    """:func:`bitboard.above_or_all`: the bits above ``single``, every bit when it is 0."""
+    if single == _ZERO:
+        return _ALL_ONES
+    return above(single)
