@@ -149,12 +149,16 @@ def compare(record: dict, cut: int, engine: dict) -> list[str]:
         out.append(f"allies {sorted(engine['allies'])} != {sorted(known.allies)}")
     expected = oracle_sets(known)
     out += ["lookahead: " + d for d in engine["sampler"].differences(expected)]
+    return [where + d for d in out] + compare_position(record, cut)
+
+
+def compare_position(record: dict, cut: int) -> list[str]:
+    """What the oracle and ``search/position.py`` say differently, for the player to act."""
+    known = knowledge_at(parse_record(record), cut)
     position = read_position(partial_record(record, cut, known.seat))
-    out += [
-        "position: " + d
-        for d in constraint_sets(constraints(position, likely=False)).differences(expected)
-    ]
-    return [where + d for d in out]
+    found = constraint_sets(constraints(position, likely=False))
+    where = f"cut {cut}, seat {known.seat}: position: "
+    return [where + d for d in found.differences(oracle_sets(known))]
 
 
 def engine_deals(players: int, contract: Contract, seed: int, n_deals: int, steps) -> tuple:
@@ -181,6 +185,10 @@ def test_the_engine_knows_what_the_oracle_knows(players: int, contract: Contract
     for step in steps:
         for record, view in zip(deals, seen[step], strict=True):
             failures += compare(record, step, view)
+    # The last trick, which the engine plays without asking: the position's knowledge alone.
+    for record in deals[:10]:
+        for step in range(last * players, (last + 1) * players):
+            failures += compare_position(record, step)
     assert failures == [], f"{len(failures)} differences, first: {failures[:5]}"
 
 

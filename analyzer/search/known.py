@@ -123,6 +123,12 @@ def record_constraints(
         others_poignees=False,
     )
     table = game.table
+    # The others hold, as far as this table knows, only the cards they will be seen to play
+    # (not the chien shown, nor the écart's trumps, that the set-up gave the taker).
+    for row, engine_seat in enumerate(table.seat[:, 0].tolist()):
+        s = (engine_seat + first) % n
+        if s != seat:
+            table.hands_lo[row, 0], table.hands_hi[row, 0] = card_set(played[s])
     for s, cards in record.poignees:
         table.shown_hi[rotate[s], 0] = card_set(cards)[1]
     cards = [card for trick in record.tricks for card in trick]
