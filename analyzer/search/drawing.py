@@ -1,0 +1,252 @@
+"""The counting draw of :mod:`worlds`, deal by deal: three kernels (:func:`~..playout.words.kernel`,
+compiled by numba when it can be), one per step of :func:`worlds._exact`.
+
+:func:`prepare` reads each deal's constraints (its free cards, the holders' free places, the
+holders counted as one); :func:`count_and_draw` builds the counting tables ``W_j`` of the
+:mod:`worlds` docstring and draws the worlds back from them; :func:`hand_out` shares each class's
+cards out to its holders and turns the worlds into card sets. Card sets are ``uint64`` (lo, hi)
+words as in :mod:`~..playout.bitboard`; a card is in a set when the set shares a bit with the
+card's own pair (``card_lo``/``card_hi``, (78,) uint64).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..playout.words import kernel
+
+RESCALE_EVERY = 8
+"""Cards between two rescalings of the counting tables: a card multiplies an entry by at most
+the number of holders (6), so float32 stays far from its range (6 ** 8 < 2 ** 21)."""
+NONE = 78
+"""No card (a card id past the last)."""
+TWICE, OVERFULL, MISCOUNTED = 1, 2, 3
+"""What :func:`prepare` finds wrong with a deal: a card certainly held by two holders, a holder
+certainly holding more cards than it has, hidden cards not as many as the free places."""
+
+
+@kernel
+def _has(lo: np.uint64, hi: np.uint64, card_lo: np.uint64, card_hi: np.uint64) -> bool:
+    return ((lo & card_lo) | (hi & card_hi)) != np.uint64(0)
+
+
+@kernel
+def prepare(
+    constraints: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    card_lo: np.ndarray,
+    card_hi: np.ndarray,
+    out: tuple[np.ndarray, ...],
+) -> None:
+    """Each deal's free cards and holders, ready to count (:func:`worlds._exact`).
+
+    ``constraints``: may_lo, may_hi, must_lo, must_hi (T, h) uint64 and count (T, h) int64.
+    Fills ``out``: problem (T,) int64 (0, or :data:`TWICE`, :data:`OVERFULL`,
+    :data:`MISCOUNTED`: then the rest of the deal is not filled), twice (T,) int64 the lowest
+    card held twice (:data:`NONE`), n_free (T,) int64, card (T, 78) int64 the free cards in
+    card order, kept (T, h) int64 each holder's free places, first (T, h) int64 the first
+    holder of each one's class (:func:`worlds._exact`), order (T, h) int64 the holders by
+    decreasing room of their class (stable; room (T, h) int64 those rooms, 0 off a class's
+    first holder) and allowed (T, 78, h) bool, zeros on entry: which sorted holder may take
+    each free card (only holders with room)."""
+    may_lo, may_hi, must_lo, must_hi, count = constraints
+    problem, twice, n_free, card, kept, first, order, room, allowed = out
+    n_deals, h = count.shape
+    may = np.zeros((h, 78), np.bool_)
+    same_lo = np.zeros(h, np.uint64)
+    same_hi = np.zeros(h, np.uint64)
+    for t in range(n_deals):
+        problem[t], twice[t], n = 0, NONE, 0
+        free_lo, free_hi = np.uint64(0), np.uint64(0)
+        kept[t, :] = count[t]
+        for c in range(78):
+            held, possible = 0, False
+            for p in range(h):
+                may[p, c] = _has(may_lo[t, p], may_hi[t, p], card_lo[c], card_hi[c])
+                possible |= may[p, c]
+                if _has(must_lo[t, p], must_hi[t, p], card_lo[c], card_hi[c]):
+                    held += 1
+                    kept[t, p] -= 1
+            if held > 1 and twice[t] == NONE:
+                twice[t] = c
+            if possible and held == 0:
+                card[t, n] = c
+                n += 1
+                free_lo |= card_lo[c]
+                free_hi |= card_hi[c]
+        n_free[t] = n
+        if twice[t] != NONE:
+            problem[t] = TWICE
+        elif kept[t].min() < 0:
+            problem[t] = OVERFULL
+        elif n != kept[t].sum():
+            problem[t] = MISCOUNTED
+        if problem[t]:
+            continue
+        # Holders with room that may take exactly the same free cards are counted as one.
+        room[t, :] = 0
+        for p in range(h):
+            same_lo[p], same_hi[p] = may_lo[t, p] & free_lo, may_hi[t, p] & free_hi
+            first[t, p] = p
+            for q in range(p if kept[t, p] > 0 else 0):
+                if kept[t, q] > 0 and same_lo[q] == same_lo[p] and same_hi[q] == same_hi[p]:
+                    first[t, p] = first[t, q]
+                    break
+            room[t, first[t, p]] += kept[t, p]
+        for p in range(h):  # a stable insertion by decreasing room
+            i = p
+            while i > 0 and room[t, order[t, i - 1]] < room[t, p]:
+                order[t, i] = order[t, i - 1]
+                i -= 1
+            order[t, i] = p
+        merged = room[t].copy()
+        for i in range(h):
+            room[t, i] = merged[order[t, i]]
+            if room[t, i] > 0:
+                for j in range(n):
+                    allowed[t, j, i] = may[order[t, i], card[t, j]]
+
+
+@kernel
+def count_and_draw(
+    allowed: np.ndarray,
+    real: np.ndarray,
+    room: np.ndarray,
+    dims: np.ndarray,
+    uniform: np.ndarray,
+    holder: np.ndarray,
+) -> np.int64:
+    """The counting draw of the :mod:`worlds` docstring, deal by deal: fills ``holder`` ((T, k, M)
+    int64) with the holder (0 … h − 1) of every card in k uniform worlds of each of T deals;
+    returns −1, or the first deal with no world (its worlds and the later ones left unfilled).
+
+    ``allowed`` (T, M, h) bool: who may take each free card (padding cards: nobody);
+    ``real`` (T, M) bool: the deal's own cards, before its padding; ``room`` (T, h) int64: each
+    holder's free places, holder 0 the implicit one; ``dims`` (h − 1,) int64: the sizes of the
+    tables' axes, one per explicit holder, shared by the T deals (the rescaling sees all of a
+    table); ``uniform`` (M, T, k) float64: the draw of each card of each world, the last first.
+
+    ``W_j`` is a table over the explicit holders' counts; card j − 1 is added to it holder by
+    holder, implicit first (in float32, a sum in that order), and entries where the implicit
+    holder would hold more than its room are 0. Every :data:`RESCALE_EVERY` cards the table is
+    rescaled by a power of two to a maximum below 1 (exact: only the range needs keeping). A
+    card goes to the first holder whose running sum of ways passes its draw times their total
+    (none: a padding card, given to holder h − 1)."""
+    n_deals, m, h = allowed.shape
+    k = uniform.shape[2]
+    stride = np.zeros(h, np.int64)  # the entry's move when a holder takes a card (implicit: 0)
+    size = 1
+    for e in range(h - 1, 0, -1):
+        stride[e] = size
+        size *= dims[e - 1]
+    tables = np.empty((m + 1, size), np.float32)
+    level = np.zeros(size, np.int64)  # the cards the explicit holders hold, entry by entry
+    for e in range(1, h):
+        for entry in range(size):
+            level[entry] += entry // stride[e] % dims[e - 1]
+    counts = np.empty(h, np.int64)
+    running = np.empty(h, np.float32)
+    for t in range(n_deals):
+        tables[0, :] = np.float32(0.0)
+        tables[0, 0] = np.float32(1.0)
+        for j in range(m):
+            previous, table = tables[j], tables[j + 1]
+            if allowed[t, j, 0] or not real[t, j]:
+                table[:] = previous
+            else:
+                table[:] = np.float32(0.0)
+            for e in range(1, h):
+                if allowed[t, j, e]:
+                    step, block = stride[e], stride[e] * dims[e - 1]
+                    for start in range(0, size, block):  # the entries where e holds some
+                        for entry in range(start + step, start + block):
+                            table[entry] += previous[entry - step]
+            over = j + 1 - room[t, 0]  # the implicit holder is over its room below this level
+            if real[t, j] and over > 0:
+                for entry in range(size):
+                    if level[entry] < over:
+                        table[entry] = np.float32(0.0)
+            if j % RESCALE_EVERY == RESCALE_EVERY - 1:
+                table *= np.float32(math.ldexp(1.0, -math.frexp(table.max())[1]))
+        end = 0
+        for e in range(1, h):
+            end += room[t, e] * stride[e]
+        if not tables[m, end] > 0:
+            return t
+        for w in range(k):
+            here = end
+            counts[:] = room[t]
+            for i in range(m):
+                j = m - 1 - i
+                total = np.float32(0.0)
+                for p in range(h):
+                    if allowed[t, j, p] and (p == 0 or counts[p] > 0):
+                        total += tables[j, here - stride[p]]
+                    running[p] = total
+                past = uniform[i, t, w] * np.float64(total)
+                chosen = h - 1
+                for p in range(h):
+                    if running[p] > past:
+                        chosen = p
+                        counts[p] -= 1
+                        here -= stride[p]
+                        break
+                holder[t, w, j] = chosen
+    return -1
+
+
+@kernel
+def hand_out(
+    holder: np.ndarray,
+    prepared: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    uniform: np.ndarray,
+    card_lo: np.ndarray,
+    card_hi: np.ndarray,
+    out_lo: np.ndarray,
+    out_hi: np.ndarray,
+) -> None:
+    """The worlds as card sets: ``out_lo``/``out_hi`` (T, k, h) uint64, on entry each holder's
+    certain cards, receive its free cards.
+
+    ``holder`` (T, k, M) int64: the sorted holder (:func:`prepare`'s order) of each free card;
+    ``prepared``: n_free (T,), card (T, 78), kept (T, h), first (T, h), order (T, h) of
+    :func:`prepare`.
+    A class's cards are shared out uniformly among its holders: in the order of their
+    ``uniform`` draws ((T, k, M) float64), the first ``kept`` of them to its first holder, the
+    next to the next one… (every sharing as likely: :func:`worlds._exact`)."""
+    n_free, card, kept, first, order = prepared
+    n_deals, k, _ = holder.shape
+    h = order.shape[1]
+    owner = np.empty(78, np.int64)
+    sorted_ = np.empty(78, np.int64)
+    several = np.zeros(h, np.bool_)  # the first holders of the deal's classes of several
+    for t in range(n_deals):
+        n = n_free[t]
+        several[:] = False
+        for p in range(h):
+            several[first[t, p]] |= first[t, p] != p
+        for w in range(k):
+            for j in range(n):
+                owner[j] = order[t, holder[t, w, j]]
+            for c in range(h):
+                if not several[c]:
+                    continue
+                size = 0  # the class's cards by increasing draw (an insertion sort)
+                for j in range(n):
+                    if owner[j] == c:
+                        i = size
+                        while i > 0 and uniform[t, w, sorted_[i - 1]] > uniform[t, w, j]:
+                            sorted_[i] = sorted_[i - 1]
+                            i -= 1
+                        sorted_[i] = j
+                        size += 1
+                place = 0
+                for p in range(c, h):
+                    if first[t, p] == c:
+                        for i in range(place, place + kept[t, p]):
+                            owner[sorted_[i]] = p
+                        place += kept[t, p]
+            for j in range(n):
+                out_lo[t, w, owner[j]] |= card_lo[card[t, j]]
+                out_hi[t, w, owner[j]] |= card_hi[card[t, j]]
