@@ -109,6 +109,57 @@ def prepare(
 
 
 @kernel
+def _add_card(
+    tables: np.ndarray,
+    j: np.int64,
+    allowed: np.ndarray,
+    room: np.int64,
+    dims: np.ndarray,
+    stride: np.ndarray,
+    coord: np.ndarray,
+) -> None:
+    """``W_{j+1}`` (``tables[j + 1]``) from ``W_j``, card j going to the ``allowed``
+    holders: each entry the sum, in float32 and in holder order, of the entries it comes from.
+    Only the entries where the explicit holders hold between j + 1 − ``room`` (the implicit
+    holder within its room) and j + 1 cards (no more than were placed) are other than 0: they
+    are computed run by run along holder 1's axis, the rest is 0."""
+    h = stride.shape[0]
+    previous, table = tables[j], tables[j + 1]
+    for entry in range(table.shape[0]):
+        table[entry] = np.float32(0.0)
+    low, high = max(0, j + 1 - room), j + 1
+    length = dims[0]
+    start, level = 0, 0  # the run's first entry, the cards of holders 2 … h − 1 there
+    coord[:] = 0
+    while True:
+        first, last = start + max(0, low - level), start + min(length - 1, high - level)
+        if first <= last:
+            if allowed[0]:
+                for entry in range(first, last + 1):
+                    table[entry] = previous[entry]
+            if allowed[1]:
+                for entry in range(max(first, start + 1), last + 1):
+                    table[entry] += previous[entry - 1]
+            for e in range(2, h):
+                if allowed[e] and coord[e] > 0:
+                    for entry in range(first, last + 1):
+                        table[entry] += previous[entry - stride[e]]
+        e = 2  # the next run
+        while e < h:
+            coord[e] += 1
+            start += stride[e]
+            level += 1
+            if coord[e] < dims[e - 1]:
+                break
+            start -= coord[e] * stride[e]
+            level -= coord[e]
+            coord[e] = 0
+            e += 1
+        if e == h:
+            return
+
+
+@kernel
 def count_and_draw(
     allowed: np.ndarray,
     real: np.ndarray,
@@ -132,61 +183,63 @@ def count_and_draw(
     holder would hold more than its room are 0. Every :data:`RESCALE_EVERY` cards the table is
     rescaled by a power of two to a maximum below 1 (exact: only the range needs keeping). A
     card goes to the first holder whose running sum of ways passes its draw times their total
-    (none: a padding card, given to holder h − 1)."""
+    (none, which a rounding could cause: holder h − 1). Padding cards are left as they were."""
     n_deals, m, h = allowed.shape
     k = uniform.shape[2]
-    stride = np.zeros(h, np.int64)  # the entry's move when a holder takes a card (implicit: 0)
+    # The entry's move when a holder takes a card (the implicit one: 0). Holder 1's axis is the
+    # fastest: its runs are the longest (the holders are by decreasing room).
+    stride = np.zeros(h, np.int64)
     size = 1
-    for e in range(h - 1, 0, -1):
+    for e in range(1, h):
         stride[e] = size
         size *= dims[e - 1]
     tables = np.empty((m + 1, size), np.float32)
-    level = np.zeros(size, np.int64)  # the cards the explicit holders hold, entry by entry
-    for e in range(1, h):
-        for entry in range(size):
-            level[entry] += entry // stride[e] % dims[e - 1]
+    coord = np.zeros(h, np.int64)
     counts = np.empty(h, np.int64)
     running = np.empty(h, np.float32)
     for t in range(n_deals):
-        tables[0, :] = np.float32(0.0)
+        # (Loops rather than numba's array expressions: the tables are small, and those cost
+        # more to set up than to run.)
+        for entry in range(size):
+            tables[0, entry] = np.float32(0.0)
         tables[0, 0] = np.float32(1.0)
         for j in range(m):
-            previous, table = tables[j], tables[j + 1]
-            if allowed[t, j, 0] or not real[t, j]:
-                table[:] = previous
+            if real[t, j]:
+                _add_card(tables, j, allowed[t, j], room[t, 0], dims, stride, coord)
             else:
-                table[:] = np.float32(0.0)
-            for e in range(1, h):
-                if allowed[t, j, e]:
-                    step, block = stride[e], stride[e] * dims[e - 1]
-                    for start in range(0, size, block):  # the entries where e holds some
-                        for entry in range(start + step, start + block):
-                            table[entry] += previous[entry - step]
-            over = j + 1 - room[t, 0]  # the implicit holder is over its room below this level
-            if real[t, j] and over > 0:
                 for entry in range(size):
-                    if level[entry] < over:
-                        table[entry] = np.float32(0.0)
+                    tables[j + 1, entry] = tables[j, entry]
             if j % RESCALE_EVERY == RESCALE_EVERY - 1:
-                table *= np.float32(math.ldexp(1.0, -math.frexp(table.max())[1]))
+                largest = np.float32(0.0)
+                for entry in range(size):
+                    largest = max(largest, tables[j + 1, entry])
+                scale = np.float32(math.ldexp(1.0, -math.frexp(largest)[1]))
+                for entry in range(size):
+                    tables[j + 1, entry] *= scale
         end = 0
         for e in range(1, h):
             end += room[t, e] * stride[e]
         if not tables[m, end] > 0:
             return t
+        # Only the holders with room (the first ones) and the real cards are drawn: the others
+        # add nothing to the sums, and padding goes to nobody.
+        n_open, n_real = 0, 0
+        while n_open < h and room[t, n_open] > 0:
+            n_open += 1
+        while n_real < m and real[t, n_real]:
+            n_real += 1
         for w in range(k):
             here = end
             counts[:] = room[t]
-            for i in range(m):
-                j = m - 1 - i
+            for j in range(n_real - 1, -1, -1):
                 total = np.float32(0.0)
-                for p in range(h):
+                for p in range(n_open):
                     if allowed[t, j, p] and (p == 0 or counts[p] > 0):
                         total += tables[j, here - stride[p]]
                     running[p] = total
-                past = uniform[i, t, w] * np.float64(total)
+                past = uniform[m - 1 - j, t, w] * np.float64(total)
                 chosen = h - 1
-                for p in range(h):
+                for p in range(n_open):
                     if running[p] > past:
                         chosen = p
                         counts[p] -= 1
