@@ -214,6 +214,34 @@ def format_card(card: int) -> str:
     return f"{RANK_NAMES.get(rank, str(rank))}{SUIT_SYMBOLS[SUIT[card]]}"
 
 
+class Card(int):
+    """A card id that prints in the notation (``R♠``, ``21``, ``Excuse``): what the Python API
+    gives a notebook. It is an ``int`` in every other way, so NumPy, sets and comparisons take
+    it as the id; arithmetic on it gives plain ints. The engine itself works on plain ids."""
+
+    __slots__ = ()
+
+    def __new__(cls, card: int) -> Card:
+        value = int.__new__(cls, card)
+        if not 0 <= value < N_CARDS:
+            raise CardError(f"{value} is not a card id (0…77)")
+        return value
+
+    def __repr__(self) -> str:
+        return format_card(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        # f"{card:<4}" aligns the notation, as a table wants; the id is int(card).
+        return format(format_card(self), spec)
+
+
+def as_cards(cards: Iterable[int]) -> tuple[Card, ...]:
+    """``cards`` (ids) as :class:`Card` values, in the same order."""
+    return tuple(Card(c) for c in cards)
+
+
 def sort_key(card: int) -> tuple[int, int]:
     """Display order: trumps high to low, the Excuse, then ♠ ♥ ♦ ♣ each high to low."""
     suit = int(SUIT[card])

@@ -167,6 +167,11 @@ BIDS = ("pass", *(c.value for c in Contract))
 """Bid names, weakest first, as printed and in JSON."""
 
 
+def bid_label(bid: str) -> str:
+    """How a bid of :data:`BIDS` reads: ``Pass``, ``Prise``, ``Garde Sans``…"""
+    return "Pass" if bid == "pass" else Contract(bid).label
+
+
 def taker_share(players: int, with_partner: bool) -> int:
     """How many times S the taker receives: 2 (3p), 3 (4p), 2 with a partner or 4 alone (5p)."""
     check_players(players)

@@ -10,16 +10,24 @@ import click
 from tarot_advisor.analyzer.advice.advisor import DEFAULT_SAMPLES, analyse_hand, batches
 from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.auction import DEFAULT_MODEL, MODELS
+from tarot_advisor.analyzer.advice.display import proportion
+from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
 from tarot_advisor.analyzer.advice.hand import HandError
-from tarot_advisor.analyzer.advice.hand_samples import CHUNK, SEARCH_CHUNK
+from tarot_advisor.analyzer.advice.hand_samples import CHUNK, SEARCH_CHUNK, Sides
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
-from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.game import Contract, bid_label
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
-from tarot_advisor.cli.advise_outputs import check_plot, check_sizes, write_plot, write_records
-from tarot_advisor.cli.advise_reading import difference, proportion, reading_lines
+from tarot_advisor.cli.advise_outputs import (
+    check_options,
+    check_plot,
+    check_sizes,
+    write_plot,
+    write_records,
+)
+from tarot_advisor.cli.advise_reading import difference, reading_lines
 from tarot_advisor.cli.auction_view import auction_lines
-from tarot_advisor.cli.ecart_view import ECART_SAMPLES, advise_ecart
+from tarot_advisor.cli.ecart_view import ECART_SAMPLES, advise_ecart, render_ecart
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
 from tarot_advisor.cli.options import (
     command,
@@ -31,7 +39,8 @@ from tarot_advisor.cli.options import (
     seed_option,
     timings_option,
 )
-from tarot_advisor.cli.progress import progress
+from tarot_advisor.cli.progress import Bar, no_bar, progress
+from tarot_advisor.cli.replay import read_source
 
 Z95 = 1.96
 """± in the table is a 95% interval: 1.96 standard errors."""
@@ -50,12 +59,10 @@ BREAKDOWN_LABELS = {
 
 
 def _bid_label(bid: str | None) -> str:
-    if bid is None:
-        return "—"
-    return "Pass" if bid == "pass" else Contract(bid).label
+    return "—" if bid is None else bid_label(bid)
 
 
-def _points(estimate: Estimate) -> str:
+def points_text(estimate: Estimate) -> str:
     return f"{estimate.mean:+7.1f} ± {Z95 * estimate.se:5.1f}"
 
 
@@ -66,22 +73,9 @@ def render(analysis: Analysis) -> str:
         if analysis.position is not None
         else f"averaged over positions 1–{analysis.players}"
     )
-    count, calibrated = analysis.point_count, analysis.calibrated
-    parts = [
-        f"{BREAKDOWN_LABELS.get(name, name)} {value}"
-        for name, value in count.breakdown.items()
-        if value
-    ]
     lines = [
         f"Hand ({analysis.players} players, {where}): {format_cards(analysis.hand)}",
-        f"Point count {count.points}"
-        + (
-            f" ({count.points_with_distribution} with distribution)"
-            if count.points_with_distribution != count.points
-            else ""
-        )
-        + f" → {_bid_label(count.bid)} · calibrated count {calibrated.points} → "
-        f"{_bid_label(calibrated.bid)}   [barème: {', '.join(parts)}]",
+        count_line(analysis),
     ]
     if analysis.called is not None:
         lines.append(f"Call: {format_card(analysis.called)}" + _call_note(analysis))
@@ -90,17 +84,18 @@ def render(analysis: Analysis) -> str:
         f"{'Contract':<13} {'P(make) [95%]':>19} {'E[score] ± 95%':>17} "
         f"{'Petit au bout':>17} {'Chelem':>17}",
     ]
-    n = analysis.samples
-    for contract, result in analysis.contracts.items():
+    for contract in analysis.contracts:
+        result, n = analysis.contracts[contract], analysis.samples
         mark = "◀" if contract.value == analysis.recommendation else " "
         lines.append(
             f"{contract.label:<13} {proportion(result.p_make.mean, n, 19)} "
-            f"{_points(result.expected_score):>17} {proportion(result.p_petit_au_bout, n, 17)} "
+            f"{points_text(result.expected_score):>17} "
+            f"{proportion(result.p_petit_au_bout, n, 17)} "
             f"{proportion(result.p_chelem, n, 17)} {mark}".rstrip()
         )
     lines += auction_lines(analysis)
-    lines += ["", _poignee_line(analysis), _chelem_line(analysis), "", _advice_line(analysis)]
-    lines += _sensitivity_lines(analysis)
+    lines += ["", poignee_line(analysis), chelem_line(analysis), "", advice_line(analysis)]
+    lines += sensitivity_lines(analysis)
     lines += reading_lines(analysis)
     lines.append(
         f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "
@@ -109,10 +104,42 @@ def render(analysis: Analysis) -> str:
     return "\n".join(lines)
 
 
+def count_line(analysis: Analysis) -> str:
+    """The point count, the calibrated count, their bids and the barème's parts."""
+    count, calibrated = analysis.point_count, analysis.calibrated
+    parts = [
+        f"{BREAKDOWN_LABELS.get(name, name)} {value}"
+        for name, value in count.breakdown.items()
+        if value
+    ]
+    with_distribution = (
+        f" ({count.points_with_distribution} with distribution)"
+        if count.points_with_distribution != count.points
+        else ""
+    )
+    return (
+        f"Point count {count.points}{with_distribution} → {_bid_label(count.bid)} · calibrated"
+        f" count {calibrated.points} → {_bid_label(calibrated.bid)}   [barème: {', '.join(parts)}]"
+    )
+
+
+def contract_cells(analysis: Analysis, contract: Contract) -> tuple[str, str, str, str, str]:
+    """A contract's row of the table: its name, P(make) with its 95% Wilson interval,
+    E[score] ± 95%, P(petit au bout) and P(chelem) with theirs (the page's table)."""
+    result, n = analysis.contracts[contract], analysis.samples
+    return (
+        contract.label,
+        proportion(result.p_make.mean, n).strip(),
+        points_text(result.expected_score).strip(),
+        proportion(result.p_petit_au_bout, n).strip(),
+        proportion(result.p_chelem, n).strip(),
+    )
+
+
 _DEFENCES = {"simple": "a weak defence (simple)", "random": "a random defence"}
 
 
-def _sensitivity_lines(analysis: Analysis) -> list[str]:
+def sensitivity_lines(analysis: Analysis) -> list[str]:
     """How much the answer depends on the defence: the best contract replayed against others."""
     lines = []
     for name, result in analysis.sensitivity.items():
@@ -133,7 +160,7 @@ def _call_note(analysis: Analysis) -> str:
     return f"{note}   [best E[score] by call: {others}]"
 
 
-def _poignee_line(analysis: Analysis) -> str:
+def poignee_line(analysis: Analysis) -> str:
     poignee = analysis.poignee
     if not poignee.eligible:
         return "Poignée: none to show."
@@ -152,7 +179,7 @@ def _poignee_line(analysis: Analysis) -> str:
     )
 
 
-def _chelem_line(analysis: Analysis) -> str:
+def chelem_line(analysis: Analysis) -> str:
     chelem = analysis.chelem
     gain = chelem.expected_gain
     verdict = "announce it" if chelem.recommended else "do not announce it"
@@ -168,7 +195,7 @@ def _chelem_line(analysis: Analysis) -> str:
     )
 
 
-def _advice_line(analysis: Analysis) -> str:
+def advice_line(analysis: Analysis) -> str:
     advice = _bid_label(analysis.recommendation)
     heuristic = _bid_label(analysis.point_count.bid)
     if analysis.heuristic_agrees:
@@ -230,7 +257,8 @@ def _advice_line(analysis: Analysis) -> str:
     type=click.Choice(list(POLICIES)),
     default="greedy",
     show_default=True,
-    help="Who plays your side's cards in the simulation.",
+    help="Who plays the taker's side in the simulation: yours when you take, the other taker's "
+    "in E[pass] (the deal you defend), in the écart advice too.",
 )
 @click.option(
     "--defence",
@@ -238,7 +266,8 @@ def _advice_line(analysis: Analysis) -> str:
     type=click.Choice(list(POLICIES)),
     default="greedy",
     show_default=True,
-    help="Who plays the defenders' cards (simple: the common open-source AI, weaker).",
+    help="Who plays the defenders' cards, yours among them in E[pass] (simple: the common "
+    "open-source AI, weaker).",
 )
 @seed_option()
 @jobs_option(
@@ -285,26 +314,86 @@ def main(
     """Analyse HAND (your cards, e.g. "21 19 12 6 1 Excuse R♥ C♥ 10♥ …") and advise a bid.
 
     Cards: ranks R D C V 10…1 with ♠ ♥ ♦ ♣ (or S H D C); trumps 1–21 or I–XXI; the Excuse as
-    E, Excuse, ★ or *. Separate them with spaces or commas; one quoted argument or many.
+    E, Excuse, ★ or *. Separate them with spaces or commas; one quoted argument or many, or -
+    to read the hand from stdin.
     """
-    n_players = int(players)
-    samples = samples or (ECART_SAMPLES if chien is not None else DEFAULT_SAMPLES)
-    check_sizes(n_players, samples, dump_deals)
+    check_options(chien, int(players), as_json, timings, dump_deals)
     if plot is not None:
         check_plot(plot, chien)
+    if hand == ("-",):
+        hand = (read_source("-"),)
+    result = run_advice(
+        hand,
+        players,
+        position=position,
+        samples=samples,
+        bids=bids,
+        others=others,
+        chien=chien,
+        contract=contract,
+        called=called,
+        taker_policy=taker_policy,
+        defence_policy=defence_policy,
+        seed=seed,
+        jobs=jobs,
+        dump_deals=dump_deals,
+        bar=lambda total, unit: progress(total, "simulating", show=show_progress, unit=unit),
+    )
+    if isinstance(result, EcartAnalysis):
+        click.echo(
+            json_document(result.to_dict(), timings, result.seconds)
+            if as_json
+            else render_ecart(result)
+        )
+        return
+    text = render(result)
+    click.echo(json_document(result.to_dict(), timings, result.seconds) if as_json else text)
+    if plot is not None:
+        write_plot(plot, result, text)
+    if dump_deals is not None:
+        write_records(dump_deals, result.records or [], show_progress)
+
+
+def run_advice(
+    hand: tuple[str, ...],
+    players: str,
+    *,
+    position: int | None,
+    samples: int | None,
+    bids: str | None,
+    others: str,
+    chien: str | None,
+    contract: str,
+    called: str | None,
+    taker_policy: str,
+    defence_policy: str,
+    seed: int,
+    jobs: int,
+    dump_deals: Path | None = None,
+    bar: Bar = no_bar,
+) -> Analysis | EcartAnalysis:
+    """What ``tarot-advise`` computes from its options (as the command's parser gives them):
+    the bid's analysis, or the écart's with ``chien``; its ``to_dict()`` is the ``--json``
+    document. Bad input raises :class:`.errors.InputError` with the command's sentence."""
+    n_players = int(players)
+    samples = samples or (ECART_SAMPLES if chien is not None else DEFAULT_SAMPLES)
+    check_sizes(n_players, samples, dump_deals, jobs)
     try:
         cards = parse_hand(" ".join(hand), n_players)
         if position is not None and position > n_players:
             raise HandError(f"the position goes from 1 to {n_players}, not {position}")
         if chien is not None:
-            options = dict(position=position, samples=samples, seed=seed, jobs=jobs)
-            advise_ecart(cards, chien, n_players, contract, called, as_json, timings, **options)
-            return
+            sides = Sides(taker_policy, defence_policy)
+            with bar(samples, "samples") as done:
+                options = dict(
+                    position=position, samples=samples, seed=seed, jobs=jobs, sides=sides
+                )
+                return advise_ecart(
+                    cards, chien, n_players, contract, called, on_done=done, **options
+                )
         count, size = batches(samples, taker_policy, defence_policy)
-        with progress(
-            count, "simulating", show=show_progress, unit=f"batches of {size:,} samples"
-        ) as bar:
-            analysis = analyse_hand(
+        with bar(count, f"batches of {size:,} samples") as done:
+            return analyse_hand(
                 cards,
                 n_players,
                 position=position,
@@ -312,7 +401,7 @@ def main(
                 seed=seed,
                 jobs=jobs,
                 keep_records=dump_deals is not None,
-                on_done=bar,
+                on_done=done,
                 bids=bids,
                 others=others,
                 taker_policy=taker_policy,
@@ -320,12 +409,6 @@ def main(
             )
     except (CardError, HandError) as error:
         fail(str(error), INPUT_ERROR)
-    text = render(analysis)
-    click.echo(json_document(analysis.to_dict(), timings, analysis.seconds) if as_json else text)
-    if plot is not None:
-        write_plot(plot, analysis, text)
-    if dump_deals is not None:
-        write_records(dump_deals, analysis.records or [], show_progress)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -14,10 +14,12 @@ from tarot_advisor.cli.limits import (
     check_disk,
     check_memory,
     check_output_file,
-    write_bytes_atomically,
-    write_text_atomically,
+    check_time,
 )
+from tarot_advisor.cli.options import check_timings, given
 from tarot_advisor.cli.progress import progress
+from tarot_advisor.reports.files import write_bytes, write_text
+from tarot_advisor.reports.formatting import counted
 
 MEMORY_PER_SAMPLE = {3: 150, 4: 150, 5: 300}
 """Bytes of memory a sample's outcomes take (measured: 68 with 4 players, 238 with 5)."""
@@ -29,8 +31,8 @@ DUMP_DISK_PER_SAMPLE = {3: 7_500, 4: 7_500, 5: 30_000}
 """Bytes of disk a sample's deal records take (about 1.2 kB a record)."""
 
 
-def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
-    """Refuses, before any work, a run that cannot fit in memory or on disk."""
+def check_sizes(players: int, samples: int, dump_deals: Path | None, jobs: int) -> None:
+    """Refuses, before any work, a run that cannot fit in memory, on disk or in a week."""
     per_sample = MEMORY_PER_SAMPLE[players]
     if dump_deals is not None:
         check_output_file("--dump-deals", dump_deals)
@@ -38,6 +40,29 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None) -> None:
         check_disk("--dump-deals", dump_deals, samples * DUMP_DISK_PER_SAMPLE[players])
     what = "sample with its deal records" if dump_deals is not None else "sample"
     check_memory("--samples", samples, per_sample, what)
+    check_time("--samples", samples, "sample", jobs)
+
+
+def check_options(
+    chien: str | None, players: int, as_json: bool, timings: bool, dump_deals: Path | None
+) -> None:
+    """Refuses, in one sentence, an option that cannot act with the others given."""
+    check_timings(as_json, timings)
+    if chien is None:
+        for option, name in (("--contract", "contract"), ("--called", "called")):
+            if given(name):
+                fail(f"{option} describes the contract taken, for the écart: give it with --chien")
+        return
+    if dump_deals is not None:
+        fail("--dump-deals writes the bid's playouts, not the écart's: leave out --chien or it")
+    for option, name in (("--bids", "bids"), ("--others", "others")):
+        if given(name):
+            fail(
+                f"{option} describes the auction before your bid; with --chien (you took) give "
+                "your --position instead"
+            )
+    if given("called") and players != 5:
+        fail(f"--called: a card is called only with 5 players, not {players}")
 
 
 PLOT_KINDS = (".png", ".html")
@@ -61,9 +86,9 @@ def write_plot(path: Path, analysis: Analysis, text: str) -> None:
 
     try:
         if path.suffix.lower() == ".png":
-            write_bytes_atomically(path, png_bytes(advice_figure(analysis)))
+            write_bytes(path, png_bytes(advice_figure(analysis)))
         else:
-            write_text_atomically(path, [advice_html(analysis, text)])
+            write_text(path, advice_html(analysis, text))
     except OSError as error:
         fail(f"could not write the plot to {path}: {error.strerror}", 1)
     click.echo(f"Plot written to {path}", err=True)
@@ -82,7 +107,7 @@ def write_records(path: Path, records: list[dict], show_progress: bool | None) -
                     bar(number)
 
         try:
-            write_text_atomically(path, lines())
+            write_text(path, lines())
         except OSError as error:
             fail(f"could not write the deal records to {path}: {error.strerror}", 1)
-    click.echo(f"{len(records):,} deal records written to {path}", err=True)
+    click.echo(f"{counted(len(records), 'deal record')} written to {path}", err=True)

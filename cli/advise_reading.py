@@ -1,23 +1,11 @@
-"""What ``tarot-advise``'s numbers mean to a player: proportions with honest intervals, the
-score-sheet figure, why Garde beats Prise, what "safest" means and what the engine assumes."""
+"""What ``tarot-advise``'s numbers mean to a player: the score-sheet figure, why Garde beats
+Prise, what "safest" means and what the engine assumes."""
 
 from __future__ import annotations
 
 from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.game import Contract
-from tarot_advisor.analyzer.stats import Z95, Estimate, wilson_interval
-
-
-def proportion(p: float, n: int, width: int = 0) -> str:
-    """``88.8% [87.3–90.1]``: a proportion over ``n`` samples with its 95% Wilson interval,
-    which stays honest at 0% and 100% (``0.0% [0–0.2]``, never "0.0% ± 0.0")."""
-    low, high = wilson_interval(p, n)
-    return f"{100 * p:5.1f}% [{_bound(low)}–{_bound(high)}]".rjust(width)
-
-
-def _bound(value: float) -> str:
-    # 0 and 100 exactly as whole numbers: "[0–0.2]" reads at a glance.
-    return f"{100 * value:.0f}" if value in (0.0, 1.0) else f"{100 * value:.1f}"
+from tarot_advisor.analyzer.stats import Z95, Estimate
 
 
 def score_sheet_line(analysis: Analysis) -> str:

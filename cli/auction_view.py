@@ -18,6 +18,21 @@ def auction_lines(analysis: Analysis) -> list[str]:
     auction = analysis.auction
     if auction is None:
         return []
+    lines = [
+        "",
+        f"Auction: {auction_heard(analysis)}.",
+        f"{'Action':<13} {'E[score]':>17}   (overcalls counted)",
+    ]
+    for action, value in action_rows(analysis):
+        mark = " ◀" if action == analysis.recommendation else ""
+        lines.append(f"{action_label(action):<13} {value}{mark}")
+    return lines
+
+
+def auction_heard(analysis: Analysis) -> str:
+    """The bids heard, how the others bid, and how many sampled deals fit the bids heard."""
+    auction = analysis.auction
+    assert auction is not None
     if auction.bids is None:
         heard = (
             f"bids not given: everybody else bids by the {auction.others} count, and a"
@@ -30,11 +45,16 @@ def auction_lines(analysis: Analysis) -> list[str]:
             f"heard {said}; the others bid by the {auction.others} count"
             f" ({100 * rate:.3g}% of deals fit the bids heard)"
         )
-    lines = ["", f"Auction: {heard}.", f"{'Action':<13} {'E[score]':>17}   (overcalls counted)"]
-    for action in BIDS:
-        if action not in auction.legal_actions:
-            continue
-        value = auction.values[action]
-        mark = " ◀" if action == analysis.recommendation else ""
-        lines.append(f"{action_label(action):<13} {value.mean:+9.1f} ± {Z95 * value.se:5.1f}{mark}")
-    return lines
+    return heard
+
+
+def action_rows(analysis: Analysis) -> list[tuple[str, str]]:
+    """Every legal action, in the order of the bids, with its E[score] ± 95% for the user."""
+    auction = analysis.auction
+    if auction is None:
+        return []
+    return [
+        (action, f"{auction.values[action].mean:+9.1f} ± {Z95 * auction.values[action].se:5.1f}")
+        for action in BIDS
+        if action in auction.legal_actions
+    ]

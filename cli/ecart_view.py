@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import click
-
 from tarot_advisor.analyzer.advice.ecart_advice import (
     DEFAULT_SAMPLES as ECART_SAMPLES,
 )
 from tarot_advisor.analyzer.advice.ecart_advice import (
     SIGNIFICANT,
+    CandidateResult,
     EcartAnalysis,
     EcartInputError,
     analyse_ecart,
@@ -21,7 +20,6 @@ from tarot_advisor.analyzer.cards import (
     parse_cards,
 )
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
-from tarot_advisor.cli.options import json_document
 
 __all__ = ["ECART_SAMPLES", "advise_ecart", "render_ecart"]
 
@@ -32,11 +30,11 @@ def advise_ecart(
     players: int,
     contract: str,
     called: str | None,
-    as_json: bool,
-    timings: bool,
     **options,
-) -> None:
-    """Parse the chien and the call, analyse, print; bad input: one sentence, exit 2."""
+) -> EcartAnalysis:
+    """Parse the chien and the call, analyse; bad input: :class:`.errors.InputError`.
+    ``options``: :func:`.ecart_advice.analyse_ecart`'s (position, samples, seed, jobs, sides,
+    on_done)."""
     try:
         chien_cards = parse_cards(chien)
     except CardError as error:
@@ -46,18 +44,31 @@ def advise_ecart(
     except CardError as error:
         fail(f"--called: {error}", INPUT_ERROR)
     try:
-        analysis = analyse_ecart(
+        return analyse_ecart(
             hand, chien_cards, players, contract=contract, called=called_card, **options
         )
     except EcartInputError as error:
         fail(str(error), INPUT_ERROR)
-    if as_json:
-        click.echo(json_document(analysis.to_dict(), timings, analysis.seconds))
-    else:
-        click.echo(render_ecart(analysis))
 
 
 Z95 = 1.96
+
+
+def ecart_cells(result: CandidateResult) -> tuple[str, str, str, str, str, str]:
+    """An écart's row of the table: its cards, E[score] ± 95%, P(make) ± 95%, the gain over
+    the engine's écart ± 95%, the poignée it leaves, and the ideas behind it."""
+    poignee = "—"
+    if result.poignee:
+        poignee = f"{result.poignee}, " + ("show" if result.show_poignee else "hide")
+    p, e, g = result.p_make, result.expected_score, result.gain
+    return (
+        format_cards(result.cards),
+        f"{e.mean:+7.1f} ± {Z95 * e.se:5.1f}",
+        f"{100 * p.mean:5.1f}% ± {100 * Z95 * p.se:4.1f}",
+        f"{g.mean:+6.1f} ± {Z95 * g.se:5.1f}",
+        poignee,
+        "; ".join(result.ideas),
+    )
 
 
 def render_ecart(analysis: EcartAnalysis) -> str:
@@ -74,16 +85,9 @@ def render_ecart(analysis: EcartAnalysis) -> str:
         f"{'Écart':<26} {'E[score]':>15} {'P(make)':>14} {'vs engine':>14}  {'Poignée':<14} Ideas",
     ]
     for result in analysis.candidates:
+        cards, score, make, gain, poignee, ideas = ecart_cells(result)
         mark = "◀ " if result is analysis.recommended else ""
-        poignee = "—"
-        if result.poignee:
-            poignee = f"{result.poignee}, " + ("show" if result.show_poignee else "hide")
-        p, e, g = result.p_make, result.expected_score, result.gain
-        lines.append(
-            f"{format_cards(result.cards):<26} {e.mean:+7.1f} ± {Z95 * e.se:5.1f} "
-            f"{100 * p.mean:5.1f}% ± {100 * Z95 * p.se:4.1f} {g.mean:+6.1f} ± {Z95 * g.se:5.1f}"
-            f"  {poignee:<14} {mark}{'; '.join(result.ideas)}"
-        )
+        lines.append(f"{cards:<26} {score} {make} {gain}  {poignee:<14} {mark}{ideas}")
     best, engine = analysis.recommended, analysis.engine
     if best is engine:
         verdict = f"the engine's — no idea beats it by more than {SIGNIFICANT:g} SE"
@@ -92,9 +96,11 @@ def render_ecart(analysis: EcartAnalysis) -> str:
             f"{'; '.join(best.ideas)} — {best.gain.mean:+.1f} ± {Z95 * best.gain.se:.1f} over"
             " the engine's"
         )
+    sides = analysis.sides
     lines += [
         "",
         f"Advice: discard {format_cards(best.cards)} ({verdict}).",
+        f"Played by: {sides.taker} for the taker's side, {sides.defence} for the defence.",
         f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "
         "± = 95% interval · every écart played on the same deals · scores are the taker's total",
     ]

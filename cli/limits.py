@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterable
 from pathlib import Path
 
 from tarot_advisor.cli.errors import fail
+from tarot_advisor.reports.files import OutputError, folder_problem, output_target
 
 
 def available_memory() -> int:
@@ -51,6 +51,46 @@ def check_memory(option: str, count: int, bytes_each: int, what: str = "sample")
         )
 
 
+MAX_SECONDS = 7 * 24 * 3600
+"""The longest run accepted: a week. Beyond it a count is a typing slip, not a study."""
+
+SECONDS_EACH = {
+    "sample": 100e-6,
+    "deal": 1e-6,
+    "duel deal": 100e-6,
+    "checked deal": 500e-6,
+    "hand-sample": 100e-6,
+    "écart hand-sample": 300e-6,
+    "playout": 30e-6,
+}
+"""CPU seconds one unit of work takes at least, on one core (measured on a loaded 2-core
+machine, rounded down by 2 to 4 times): an estimate that never refuses a run that fits."""
+
+
+def duration_text(seconds: float) -> str:
+    """``40 minutes``, ``3.2 days``, ``31,700 years``: a duration in the unit a reader expects."""
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600)):
+        if seconds >= size:
+            return f"{seconds / size:,.1f} {unit}"
+    return f"{seconds / 60:,.0f} minutes" if seconds >= 60 else f"{seconds:.0f} seconds"
+
+
+def check_time(option: str, count: int, what: str, jobs: int = 1, units_each: int = 1) -> None:
+    """Refuses ``option count`` when ``count × units_each`` units of ``what``
+    (:data:`SECONDS_EACH`) would take more than :data:`MAX_SECONDS` on ``jobs`` cores."""
+    each = SECONDS_EACH[what]
+    cores = max(1, jobs)
+    units = count * units_each
+    seconds = units * each / cores
+    if seconds > MAX_SECONDS:
+        most = int(MAX_SECONDS * cores / (each * units_each))
+        fail(
+            f"{option} {count:,} would take at least {duration_text(seconds)} on {cores} "
+            f"core{'s' * (cores > 1)} ({units:,} {what}s at {each * 1e6:,.0f} µs of CPU each), "
+            f"more than a week: use at most {most:,}"
+        )
+
+
 def check_disk(option: str, path: Path, needed: int) -> None:
     """Refuses to write about ``needed`` bytes to ``path`` when its disk has less room."""
     try:
@@ -62,18 +102,32 @@ def check_disk(option: str, path: Path, needed: int) -> None:
 
 
 def check_output_file(option: str, path: Path) -> None:
-    """A file that can be created or replaced: its folder exists and is writable."""
-    folder = path.parent
-    if path.is_dir():
-        fail(f"{option} {path} is a folder: give a file name")
-    if not folder.is_dir():
-        fail(f"{option} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+    """A file that can be created or replaced (:func:`.files.output_target`: not a folder, a
+    device, a fifo or a socket; a link is followed), in a folder where a file can be made."""
+    try:
+        target = output_target(path)
+    except OutputError as error:
+        fail(f"{option} {path}{error.strerror}")
+    writable = os.access(target.parent, os.W_OK)
+    if not writable or (target.exists() and not os.access(target, os.W_OK)):
         fail(f"{option} {path}: permission denied (cannot write there)")
+    _probe(option, path, target.parent)
+
+
+def _probe(option: str, path: Path, folder: Path) -> None:
+    """Makes and removes a file in ``folder``: a read-only or full file system is named now,
+    not after the run (``os.access`` says yes to root on a read-only mount's folders)."""
+    probe = folder / f".tarot-write-test.{os.getpid()}"
+    try:
+        probe.touch()
+        probe.unlink()
+    except OSError as error:
+        fail(f"{option} {path}: cannot write there ({error.strerror or error})")
 
 
 def check_output_folder(option: str, path: Path) -> None:
-    """A folder that exists and is writable, or can be created."""
+    """A folder that exists and is writable, or can be created, and holds no device, fifo or
+    socket where a report file would go."""
     if path.exists() and not path.is_dir():
         fail(f"{option} {path} is a file, not a folder")
     existing = path
@@ -81,6 +135,9 @@ def check_output_folder(option: str, path: Path) -> None:
         existing = existing.parent
     if not existing.is_dir():
         fail(f"{option} {path}: {existing} is a file, not a folder")
+    problem = folder_problem(path)
+    if problem is not None:
+        fail(f"{option} {path}{problem}")
     if not os.access(existing, os.W_OK):
         fail(f"{option} {path}: permission denied (cannot write in {existing})")
 
@@ -91,30 +148,6 @@ def prepare_output_folder(option: str, path: Path) -> None:
     check_output_folder(option, path)
     try:
         path.mkdir(parents=True, exist_ok=True)
-        probe = path / ".write-test"
-        probe.touch()
-        probe.unlink()
     except OSError as error:
         fail(f"{option} {path}: cannot write there ({error.strerror or error})")
-
-
-def write_text_atomically(path: Path, chunks: Iterable[str]) -> None:
-    """Writes the strings of ``chunks`` (an iterable) to ``path`` through a temporary file, so
-    that an interrupted or failed write leaves no half-written file. Raises :class:`OSError`."""
-    _write_atomically(path, (chunk.encode("utf-8") for chunk in chunks))
-
-
-def write_bytes_atomically(path: Path, data: bytes) -> None:
-    """Writes ``data`` to ``path`` as :func:`write_text_atomically` does."""
-    _write_atomically(path, [data])
-
-
-def _write_atomically(path: Path, chunks: Iterable[bytes]) -> None:
-    temporary = path.with_name(f".{path.name}.partial")
-    try:
-        with open(temporary, "wb") as file:
-            for chunk in chunks:
-                file.write(chunk)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    _probe(option, path, path)

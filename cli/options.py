@@ -12,7 +12,7 @@ import click
 
 from tarot_advisor.analyzer.game import PLAYER_COUNTS
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, ParallelError, choose_jobs
-from tarot_advisor.cli.errors import Command
+from tarot_advisor.cli.errors import Command, fail
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -80,6 +80,26 @@ def timings_option() -> Decorator:
         help="With --json: add the run's seconds under the key timings (without it, the same "
         "seed gives byte-identical JSON).",
     )
+
+
+def given(name: str) -> bool:
+    """Whether the user gave the option ``name`` (its parameter name) rather than its default."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT)
+
+
+def refuse_unused(names: dict[str, str], reason: str) -> None:
+    """Refuses, in one sentence, the first of the options ``names`` (parameter name → flag)
+    the user gave, which cannot act for ``reason``."""
+    for name, flag in names.items():
+        if given(name):
+            fail(f"{flag} cannot act {reason}: leave it out")
+
+
+def check_timings(as_json: bool, timings: bool) -> None:
+    """Refuses ``--timings`` without ``--json``, where it could not act."""
+    if timings and not as_json:
+        fail("--timings adds the seconds to the JSON: give it with --json")
 
 
 def json_document(document: dict, timings: bool, seconds: float) -> str:

@@ -11,14 +11,21 @@ import time
 
 import click
 
-from tarot_advisor.analyzer.advice.cardplay import DEFAULT_SAMPLES, CardAdvice, advise_play
+from tarot_advisor.analyzer.advice.cardplay import (
+    DEFAULT_SAMPLES,
+    CardAdvice,
+    CardEstimate,
+    advise_play,
+)
+from tarot_advisor.analyzer.advice.display import proportion
 from tarot_advisor.analyzer.cards import format_card, format_cards
 from tarot_advisor.analyzer.rulebook.record import RecordSyntaxError, load_records
 from tarot_advisor.analyzer.search.position import PositionError, read_position
 from tarot_advisor.analyzer.stats import Z95
-from tarot_advisor.cli.advise_reading import proportion
 from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.limits import check_memory, check_time
 from tarot_advisor.cli.options import (
+    check_timings,
     command,
     jobs_option,
     json_document,
@@ -27,6 +34,10 @@ from tarot_advisor.cli.options import (
     timings_option,
 )
 from tarot_advisor.cli.replay import read_source
+
+BYTES_PER_SAMPLE = 600
+"""Memory a sample takes until the cards are ranked: a score, a make and a gap for each of up
+to 24 legal cards."""
 
 
 def table(advice: CardAdvice, seconds: float) -> str:
@@ -41,21 +52,32 @@ def table(advice: CardAdvice, seconds: float) -> str:
         lines.append(f"On the table: {format_cards(position.current, sort=False)}")
     lines += ["", f"Card       E[score] (you)  {'vs best':^15}  P(make) [95%]"]
     for rank, estimate in enumerate(advice.cards):
+        card, score, versus, make = card_cells(estimate, rank)
         mark = "  ◀ greedy" if estimate.card == advice.greedy_choice else ""
-        score, make, gap = estimate.expected_score, estimate.p_make, estimate.versus_best
-        versus = "best".center(15) if rank == 0 else f"{gap.mean:+7.1f} ± {Z95 * gap.se:5.1f}"
-        lines.append(
-            f"{format_card(estimate.card):<7} {score.mean:+9.1f} ± {Z95 * score.se:5.1f}"
-            f"  {versus}  {proportion(make.mean, make.n)}{mark}"
-        )
+        lines.append(f"{card:<7} {score}  {versus}  {make}{mark}")
     lines += [
         "",
         f"{advice.samples:,} deals of the unseen cards · seed {advice.seed} · {seconds:.2f} s"
         " · ± and [ ] = 95% intervals · P(make): the taker makes the contract",
         "vs best: the gap to the first card, deal by deal on the same deals — its ± is the one"
         " that says whether the first card is really better",
+        f"Seats count 0–{position.players - 1} as in the record; seat {position.first_leader} led"
+        " the first trick (position 1 in tarot-advise --position).",
     ]
     return "\n".join(lines)
+
+
+def card_cells(estimate: CardEstimate, rank: int) -> tuple[str, str, str, str]:
+    """A card's row of the table (``rank`` 0 is the best): the card, E[score] ± 95% for the
+    user, the gap to the best card ± 95% on the same deals, P(make) with its Wilson interval."""
+    score, make, gap = estimate.expected_score, estimate.p_make, estimate.versus_best
+    versus = "best".center(15) if rank == 0 else f"{gap.mean:+7.1f} ± {Z95 * gap.se:5.1f}"
+    return (
+        format_card(estimate.card),
+        f"{score.mean:+9.1f} ± {Z95 * score.se:5.1f}",
+        versus,
+        proportion(make.mean, make.n),
+    )
 
 
 @command()
@@ -73,8 +95,22 @@ def table(advice: CardAdvice, seconds: float) -> str:
 @timings_option()
 def main(source: str, samples: int, seed: int, jobs: int, as_json: bool, timings: bool) -> None:
     """What to play now: every legal card, its expected score for you and P(make), ranked."""
+    check_timings(as_json, timings)
+    advice, seconds = run_play(read_source(source), samples=samples, seed=seed, jobs=jobs)
+    if as_json:
+        click.echo(json_document(advice.to_dict(), timings, seconds))
+    else:
+        click.echo(table(advice, seconds))
+
+
+def run_play(text: str, *, samples: int, seed: int, jobs: int) -> tuple[CardAdvice, float]:
+    """What ``tarot-play`` computes from the text of one partial record: the advice (its
+    ``to_dict()`` is the ``--json`` document) and the seconds it took. Bad input raises
+    :class:`.errors.InputError` with the command's sentence."""
+    check_memory("--samples", samples, BYTES_PER_SAMPLE, "sample")
+    check_time("--samples", samples, "sample", jobs)
     try:
-        (data,) = load_records(read_source(source))
+        (data,) = load_records(text)
     except RecordSyntaxError as error:
         fail(str(error))
     except ValueError:
@@ -87,8 +123,4 @@ def main(source: str, samples: int, seed: int, jobs: int, as_json: bool, timings
         fail(f"it is seat {position.to_play}'s turn to play, not seat {position.seat}'s (yours)")
     start = time.perf_counter()
     advice = advise_play(position, samples=samples, seed=seed, jobs=jobs)
-    seconds = time.perf_counter() - start
-    if as_json:
-        click.echo(json_document(advice.to_dict(), timings, seconds))
-    else:
-        click.echo(table(advice, seconds))
+    return advice, time.perf_counter() - start

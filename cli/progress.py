@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from types import TracebackType
 from typing import TextIO
 
@@ -107,3 +109,13 @@ def progress(total: int, label: str, *, show: bool | None = None, unit: str = ""
     hidden when False, and when None only if stderr is a terminal."""
     enabled = sys.stderr.isatty() if show is None else show
     return Progress(total, label, enabled=enabled, unit=unit)
+
+
+Bar = Callable[[int, str], AbstractContextManager[Callable[[int], None]]]
+"""Makes the progress of a run: ``bar(total, unit)`` counts ``total`` items of ``unit`` (the
+command's bar on stderr, or a web job's)."""
+
+
+def no_bar(_total: int, _unit: str) -> AbstractContextManager[Callable[[int], None]]:
+    """A :data:`Bar` that shows nothing."""
+    return nullcontext(lambda _done: None)

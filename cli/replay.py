@@ -7,7 +7,6 @@ read.
 
 from __future__ import annotations
 
-import codecs
 import json
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ from tarot_advisor.analyzer.rulebook.outcome import Outcome
 from tarot_advisor.analyzer.rulebook.record import (
     RecordError,
     RecordSyntaxError,
+    decode,
     load_records,
     replay,
 )
@@ -34,7 +34,7 @@ POIGNEE_NAMES = {20: "simple", 30: "double", 40: "triple"}
 def read_source(source: str) -> str:
     """The text of ``source`` (a path, or ``-`` for stdin); exits with code 2 if unreadable.
 
-    UTF-8, with or without a byte-order mark; UTF-16 when it starts with one (Windows editors).
+    UTF-8 or UTF-16, as :func:`~tarot_advisor.analyzer.rulebook.record.decode` reads them.
     """
     name = "stdin" if source == "-" else source
     try:
@@ -48,9 +48,7 @@ def read_source(source: str) -> str:
     except OSError as error:
         fail(f"cannot read {source}: {error.strerror}")
     try:
-        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-            return data.decode("utf-16")
-        return data.decode("utf-8-sig")
+        return decode(data)
     except UnicodeDecodeError as error:
         fail(f"{name} is not UTF-8 text (byte {error.start + 1} cannot be read)")
 
@@ -94,7 +92,10 @@ def _points(value: float) -> str:
 def summary(number: int, outcome: Outcome) -> str:
     """The score sheet of one deal, as a player would check it."""
     contract = Contract(outcome.contract)
-    lines = [f"Deal {number}: {contract.label} (x{outcome.multiplier}), {outcome.players} players"]
+    lines = [
+        f"Deal {number}: {contract.label} (x{outcome.multiplier}), {outcome.players} players "
+        f"(seats 0–{outcome.players - 1}, as in the record)"
+    ]
     taker = f"seat {outcome.taker}"
     if outcome.called is not None:
         called = format_card(outcome.called)

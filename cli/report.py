@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from tarot_advisor.cli.errors import Group, fail
-from tarot_advisor.cli.limits import prepare_output_folder
+from tarot_advisor.cli.limits import check_time, prepare_output_folder
 from tarot_advisor.cli.options import (
     HELP_OPTIONS,
     command,
@@ -21,6 +21,7 @@ from tarot_advisor.cli.options import (
     json_option,
     players_option,
     quiet_option,
+    refuse_unused,
     seed_option,
     version_option,
 )
@@ -33,6 +34,7 @@ from tarot_advisor.reports.deals import (
     statistics,
     write_deal_report,
 )
+from tarot_advisor.reports.formatting import counted
 
 
 @click.group(cls=Group, context_settings=HELP_OPTIONS)
@@ -65,6 +67,7 @@ def deals(
 ) -> None:
     """What random deals look like: trumps, bouts, kings, suits, poignées, petit sec and the
     point count, each beside its exact probability."""
+    check_time("--deals", n_deals, "deal", jobs)
     prepare_output_folder("--out", out)
     with progress(n_deals, "dealing", show=show_progress, unit="deals") as bar:
         study = run_deal_study(int(players), n_deals, seed=seed, jobs=jobs, on_done=bar)
@@ -75,7 +78,7 @@ def deals(
         fail(f"cannot write the report into {out}: {error.strerror}")
     click.echo(f"Report: {out / 'report.html'} (charts, CSV tables and summary.json beside it)")
     click.echo(
-        f"{study.deals:,} deals for {study.players} players in {study.seconds:.2f} s "
+        f"{counted(study.deals, 'deal')} for {study.players} players in {study.seconds:.2f} s "
         f"({study.deals_per_second:,.0f} deals/s on {jobs} worker{'s' if jobs > 1 else ''}), "
         f"seed {seed}"
     )
@@ -130,6 +133,11 @@ def bench(
     """Speed on this machine, every core and one core: deals dealt, greedy Garde playouts
     (deal, écart, play, score) per second, and the wall time of tarot-advise runs."""
     names = only or tuple(MEASUREMENTS)
+    for prefix, name in (("deals", "n_deals"), ("playouts", "playouts")):
+        if not any(measured.startswith(prefix) for measured in names):
+            refuse_unused({name: f"--{prefix}"}, f"without a {prefix} measurement in --only")
+    check_time("--deals", n_deals, "deal", jobs)
+    check_time("--playouts", playouts, "playout", jobs)
     measured = iter(range(1, len(names) + 1))
     with progress(len(names), "measuring", show=show_progress, unit="measurements") as bar:
         results = run_benchmarks(

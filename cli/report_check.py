@@ -6,7 +6,9 @@ import json
 
 import click
 
+from tarot_advisor.cli.limits import check_time
 from tarot_advisor.cli.options import (
+    check_timings,
     command,
     jobs_option,
     json_document,
@@ -18,6 +20,7 @@ from tarot_advisor.cli.options import (
 )
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.engine_check import check_engine
+from tarot_advisor.reports.formatting import counted
 
 
 @command("check-engine")
@@ -46,14 +49,16 @@ def check(
 ) -> None:
     """Play deals through the engine (every contract, greedy and random play, poignées, calls,
     some announced chelems) and replay each through the referee: exit 1 on any disagreement."""
+    check_timings(as_json, timings)
+    check_time("--deals", n_deals, "checked deal", jobs)
     with progress(n_deals, "checking", show=show_progress, unit="deals") as bar:
         result = check_engine(int(players), n_deals, seed=seed, jobs=jobs, on_done=bar)
     if as_json:
         click.echo(json_document(result.to_dict(), timings, result.seconds))
     else:
         click.echo(
-            f"{result.deals:,} {result.players}-player deals played by the engine and replayed by"
-            f" the referee in {result.seconds:.1f} s (seed {result.seed}): "
+            f"{counted(result.deals, f'{result.players}-player deal')} played by the engine and "
+            f"replayed by the referee in {result.seconds:.1f} s (seed {result.seed}): "
             + (
                 "every card legal, every outcome equal."
                 if result.ok

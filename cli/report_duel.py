@@ -16,7 +16,7 @@ from tarot_advisor.analyzer.playout.ecart import ECARTS
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.errors import fail
-from tarot_advisor.cli.limits import check_output_file, write_text_atomically
+from tarot_advisor.cli.limits import check_disk, check_memory, check_output_file, check_time
 from tarot_advisor.cli.options import (
     Decorator,
     command,
@@ -32,9 +32,14 @@ from tarot_advisor.reports.duel import (
     DuelResult,
     run_duel,
 )
+from tarot_advisor.reports.files import write_text
 
 CLEAR_Z = 2.0
 """Below this many standard errors a difference is reported as not clear."""
+RECORDS_MEMORY_PER_DEAL = 60_000
+"""Bytes of memory a deal's records take until written: four playouts at about 15 kB."""
+RECORDS_DISK_PER_DEAL = 5_000
+"""Bytes of disk a deal's records take: four playouts at about 1.2 kB."""
 
 
 def _policy_options(flag: str, old: str, role: str) -> Decorator:
@@ -175,8 +180,11 @@ def duel(
     """
     a = _either(policy, a_alias, "--policy")
     b = _either(against, b_alias, "--against")
+    check_time("--deals", n_deals, "duel deal", jobs)
     if dump_deals is not None:
         check_output_file("--dump-deals", dump_deals)
+        check_memory("--deals", n_deals, RECORDS_MEMORY_PER_DEAL, "deal with its records")
+        check_disk("--dump-deals", dump_deals, n_deals * RECORDS_DISK_PER_DEAL)
     try:
         with progress(n_deals, "playing", show=show_progress, unit="deals") as bar:
             result = run_duel(
@@ -198,7 +206,7 @@ def duel(
         fail(str(error))
     if dump_deals is not None:
         try:
-            write_text_atomically(dump_deals, [result.dumped or ""])
+            write_text(dump_deals, result.dumped or "")
         except OSError as error:
             fail(f"could not write the deal records to {dump_deals}: {error.strerror}", 1)
     if as_json:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.cli.limits import check_time
 from tarot_advisor.cli.options import (
+    check_timings,
     command,
     jobs_option,
     json_document,
@@ -15,7 +17,8 @@ from tarot_advisor.cli.options import (
     timings_option,
 )
 from tarot_advisor.cli.progress import progress
-from tarot_advisor.reports.ecart_ideas import check_ideas
+from tarot_advisor.reports.ecart_ideas import MIN_HANDS, check_ideas
+from tarot_advisor.reports.formatting import counted
 
 
 @command("ecart-ideas")
@@ -64,7 +67,12 @@ def ecart_ideas(
     show_progress: bool | None,
 ) -> None:
     """Whether the écart advice beats the engine's écart again and again: every named idea's
-    gain over it (as tarot-advise --chien finds it), averaged over random hands."""
+    gain over it (as tarot-advise --chien finds it), averaged over random hands.
+
+    An idea found on fewer than 5 hands is not judged; a study too small to judge any says so
+    and exits 0 with no table (as thresholds and pointcount do)."""
+    check_timings(as_json, timings)
+    check_time("--hands", hands, "écart hand-sample", jobs, samples)
     with progress(hands, "écart ideas", show=show_progress, unit="hands") as bar:
         result = check_ideas(
             int(players),
@@ -80,12 +88,20 @@ def ecart_ideas(
         click.echo(json_document(result.to_dict(), timings, result.seconds))
         return
     click.echo(
-        f"Écart ideas against the engine's écart: {result.hands} random {result.players}-player "
-        f"hands of at least {result.min_points} points, {result.contract.label}, "
+        "Écart ideas against the engine's écart: "
+        f"{counted(result.hands, f'random {result.players}-player hand')} "
+        f"of at least {result.min_points} points, {result.contract.label}, "
         f"{result.samples:,} samples each, seed {result.seed} ({result.seconds:.1f} s)"
     )
+    if not result.judged:
+        click.echo(
+            f"Too few hands to judge any idea: each needs at least {MIN_HANDS} hands where it "
+            "exists: study more hands (--hands), or weaker ones (--min-points); no table is "
+            "written."
+        )
+        return
     click.echo(f"{'Idea':<40} {'gain ± 1 SE':>16} {'hands':>6} {'better':>7}")
-    for idea in result.ideas:
+    for idea in result.judged:
         click.echo(
             f"{idea.idea:<40} {idea.gain.mean:+8.1f} ± {idea.gain.se:5.1f} {idea.hands:>6} "
             f"{idea.better:>7.0%}"
@@ -95,3 +111,6 @@ def ecart_ideas(
         "samples), averaged over the hands where the idea exists, ± 1 SE across them; better: "
         "the share of those hands where it scored higher."
     )
+    if result.too_few:
+        names = ", ".join(f"{idea.idea} ({idea.hands})" for idea in result.too_few)
+        click.echo(f"Found on fewer than {MIN_HANDS} hands, not judged: {names}.")

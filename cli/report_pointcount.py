@@ -23,25 +23,31 @@ from tarot_advisor.cli.options import (
     jobs_option,
     players_option,
     quiet_option,
+    refuse_unused,
     seed_option,
 )
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.cli.study_run import (
     backend_option,
+    check_study_disk,
+    check_study_size,
     chunk_hands_option,
     dask_client,
     hand_samples_option,
     hands_option,
     import_distributed,
+    interrupted,
     scheduler_option,
     stopped,
     worker_errors,
 )
+from tarot_advisor.reports.formatting import counted
 from tarot_advisor.reports.pointcount import (
     PointCountError,
     Study,
     fit_study,
     read_study,
+    too_small,
     write_report,
 )
 from tarot_advisor.reports.pointcount_fit import METHOD_LABELS
@@ -63,6 +69,12 @@ def _finished(folder: Path, parameters: StudyParameters) -> bool:
         return False
     wanted = parameters.to_dict()
     return (folder / HANDS_FILE).exists() and all(run.get(k) == v for k, v in wanted.items())
+
+
+STUDY_RUN_OPTIONS = (
+    "hands", "samples", "seed", "jobs", "resume", "backend", "scheduler", "chunk_hands"
+)  # fmt: skip
+"""The options that run a study, which a study given with --study cannot take."""
 
 
 @command()
@@ -107,15 +119,28 @@ def pointcount(
     show_progress: bool | None,
 ) -> None:
     """A point count players can add up at the table: new lines for the seed's count, new whole
-    points per item, both fitted on training hands and judged on held-out hands."""
+    points per item, both fitted on training hands and judged on held-out hands.
+
+    A study too small to fit on (fewer than 50 hands, or 5 worth a bid) says so and exits 0,
+    the study kept but no table, card or report written (as thresholds and ecart-ideas do)."""
     if scheduler is not None and backend != "dask":
         fail("--scheduler goes with --backend dask")
+    if scheduler is not None:
+        refuse_unused({"jobs": "--jobs"}, "with --scheduler (the cluster has its own workers)")
+    if study_folder is not None:
+        refuse_unused(
+            {n: f"--{n.replace('_', '-')}" for n in STUDY_RUN_OPTIONS},
+            "with --study (the study given was run already, with its own)",
+        )
     # A given study is read, and the output folder made, before any work.
     study = None if study_folder is None else _read(study_folder, int(players))
     if backend == "dask" and study is None:
         import_distributed()  # a missing extra is said before the folder is made
+    if study is None:
+        check_study_size(hands, samples, jobs, scheduler)
     prepare_output_folder("--out", out)
     if study is None:
+        check_study_disk(out, hands)
         try:
             parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands)
         except StudyError as error:
@@ -124,6 +149,10 @@ def pointcount(
         if not (resume and _finished(folder, parameters)):
             _run(folder, parameters, resume, jobs, backend, scheduler, show_progress)
         study = _read(folder, int(players))
+    sentence = too_small(study)
+    if sentence is not None:
+        click.echo(sentence)
+        return
     try:
         result = fit_study(study)
         write_report(out, study, result)
@@ -134,7 +163,7 @@ def pointcount(
     click.echo(
         f"Report: {out / 'report.html'} (card.png, the fitted table and held_out.csv beside it)"
     )
-    click.echo(f"Held out ({study.parameters.hands:,} hands, {players} players):")
+    click.echo(f"Held out ({counted(study.parameters.hands, 'hand')}, {players} players):")
     for row in result.held_out.itertuples():
         click.echo(
             f"  {METHOD_LABELS[row.method]:<28} agreement {100 * row.agreement:5.1f} %   "
@@ -183,7 +212,7 @@ def _run(
     except StudyFolderError as error:
         fail(str(error))
     except KeyboardInterrupt:
-        stopped(folder, done, parameters.hands, "interrupted")
+        interrupted(folder, done, parameters.hands)
     except worker_errors() as error:
         stopped(folder, done, parameters.hands, f"a worker died ({type(error).__name__})")
     except OSError as error:

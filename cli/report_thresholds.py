@@ -24,20 +24,25 @@ from tarot_advisor.cli.options import (
     jobs_option,
     players_option,
     quiet_option,
+    refuse_unused,
     seed_option,
 )
 from tarot_advisor.cli.progress import progress
 from tarot_advisor.cli.study_run import (
     backend_option,
+    check_study_disk,
+    check_study_size,
     chunk_hands_option,
     dask_client,
     hand_samples_option,
     hands_option,
     import_distributed,
+    interrupted,
     scheduler_option,
     stopped,
     worker_errors,
 )
+from tarot_advisor.reports.formatting import counted
 from tarot_advisor.reports.thresholds import unfitted_sentence, write_report
 from tarot_advisor.reports.thresholds_folder import StudyFolderError, assemble, run_study
 
@@ -85,16 +90,23 @@ def thresholds(
     show_progress: bool | None,
 ) -> None:
     """Where the bid thresholds lie: many random hands, each played out on many deals under
-    every contract, set against the barème's point count."""
+    every contract, set against the barème's point count.
+
+    A study too small to fit a line says so and exits 0: the line is "too few hands" in the
+    report, never a number (as pointcount and ecart-ideas write nothing they cannot fit)."""
     if scheduler is not None and backend != "dask":
         fail("--scheduler goes with --backend dask")
+    if scheduler is not None:
+        refuse_unused({"jobs": "--jobs"}, "with --scheduler (the cluster has its own workers)")
     if backend == "dask":
         import_distributed()  # a missing extra is said before the folder is made
-    prepare_output_folder("--out", out)
     try:
         parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands, min_points)
     except StudyError as error:
         fail(str(error))
+    check_study_size(hands, samples, jobs, scheduler)
+    prepare_output_folder("--out", out)
+    check_study_disk(out, hands)
     client = dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
     done = 0
     try:
@@ -113,7 +125,7 @@ def thresholds(
     except StudyFolderError as error:
         fail(str(error))
     except KeyboardInterrupt:
-        stopped(out, done, hands, "interrupted")
+        interrupted(out, done, hands)
     except worker_errors() as error:
         stopped(out, done, hands, f"a worker died ({type(error).__name__})")
     except OSError as error:
@@ -121,7 +133,8 @@ def thresholds(
     click.echo(f"Report: {out / 'report.html'} (hands.csv, charts and summary.json beside it)")
     resumed = f", {outcome.kept} resumed" if outcome.kept else ""
     click.echo(
-        f"{hands:,} hands × {samples:,} samples for {players} players, seed {seed}: "
+        f"{counted(hands, 'hand')} × {counted(samples, 'sample')} for {players} players, "
+        f"seed {seed}: "
         f"{outcome.computed} chunk(s) computed in {outcome.seconds:.1f} s{resumed}"
     )
     if outcome.computed == parameters.n_chunks and outcome.seconds > 0:
@@ -141,4 +154,7 @@ def thresholds(
     sentence = unfitted_sentence(fitted, min_points)
     if sentence is not None:
         click.echo(sentence)
-    click.echo(f"The barème agrees with the simulation's best bid on {summary['agreement']:.1%}")
+    click.echo(
+        f"The barème agrees with the simulation's best bid on {summary['agreement']:.1%} of the "
+        f"{counted(hands, 'hand')}"
+    )

@@ -12,8 +12,10 @@ import click
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from tarot_advisor.analyzer.studies.study import DEFAULT_CHUNK_HANDS
-from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.errors import INTERRUPTED, fail
+from tarot_advisor.cli.limits import check_disk, check_memory, check_time
 from tarot_advisor.cli.options import Decorator
+from tarot_advisor.reports.formatting import counted
 
 STOPPED = 1
 """Exit status of a study run stopped early (interrupted, a worker lost, a folder unwritable)."""
@@ -64,6 +66,25 @@ def chunk_hands_option() -> Decorator:
     )
 
 
+HAND_DISK = 400
+"""Bytes of disk a hand of a study takes: its row in a chunk and in hands.csv (about 170 each)."""
+HAND_MEMORY = 1_000
+"""Bytes of memory a hand of a study takes when its table is put together and fitted."""
+
+
+def check_study_size(hands: int, samples: int, jobs: int, scheduler: str | None) -> None:
+    """Refuses, before any work, a study that would not fit in memory or would take more than a
+    week on ``jobs`` local workers (a remote cluster's size is unknown: only memory counts)."""
+    check_memory("--hands", hands, HAND_MEMORY, "hand")
+    if scheduler is None:
+        check_time("--hands", hands, "hand-sample", jobs, samples)
+
+
+def check_study_disk(out: Path, hands: int) -> None:
+    """Refuses a study whose files would not fit on the disk of ``out`` (an existing folder)."""
+    check_disk("--out", out / "hands.csv", hands * HAND_DISK)
+
+
 def import_distributed():
     """The ``distributed`` module, imported only when Dask is asked for."""
     try:
@@ -107,12 +128,19 @@ def worker_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
-def stopped(out: Path, done: int, hands: int, reason: str) -> None:
-    """End a study run that stopped for ``reason``, saying what is kept and how to finish."""
+def interrupted(out: Path, done: int, hands: int) -> None:
+    """End a study run stopped by Ctrl-C: exit 130, the finished chunks kept."""
+    stopped(out, done, hands, "interrupted", INTERRUPTED)
+
+
+def stopped(out: Path, done: int, hands: int, reason: str, code: int = STOPPED) -> None:
+    """End a study run that stopped for ``reason`` (exit ``code``), saying what is kept and how
+    to finish."""
     if done == 0:
-        fail(f"{reason}; no hand was finished, so nothing is kept", STOPPED)
+        fail(f"{reason}; no hand was finished, so nothing is kept", code)
     fail(
-        f"{reason}; the {done:,} of {hands:,} hands already done are kept in {out / 'chunks'}: "
+        f"{reason}; the {done:,} of {counted(hands, 'hand')} already done are kept in "
+        f"{out / 'chunks'}: "
         "run the same command with --resume to finish",
-        STOPPED,
+        code,
     )

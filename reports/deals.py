@@ -36,6 +36,7 @@ from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
 from tarot_advisor.analyzer.playout.deal import deal, petit_sec
 from tarot_advisor.reports import charts
 from tarot_advisor.reports.charts import BID_LABELS
+from tarot_advisor.reports.files import write_bytes, write_text
 from tarot_advisor.reports.formatting import percent, percent_error, signed
 from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 
@@ -338,8 +339,8 @@ def write_deal_report(
     out.mkdir(parents=True, exist_ok=True)
     if stats is None:
         stats = statistics(study)
-    stats.to_csv(out / "stats.csv", index=False)
-    point_count_table(study).to_csv(out / "point_counts.csv", index=False)
+    write_text(out / "stats.csv", stats.to_csv(index=False))
+    write_text(out / "point_counts.csv", point_count_table(study).to_csv(index=False))
     summary = {
         "players": study.players,
         "deals": study.deals,
@@ -351,7 +352,7 @@ def write_deal_report(
             for r in stats[["name", "simulated", "exact", "stderr"]].itertuples(index=False)
         ],
     }
-    (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n")
+    write_text(out / "summary.json", json.dumps(json_safe(summary), indent=1) + "\n")
 
     report = HtmlReport(f"What {study.players}-player deals look like")
     report.paragraph(
@@ -367,7 +368,7 @@ def write_deal_report(
     )
     charts_by_stem = figures(study, stats)
     for stem, (figure, _) in charts_by_stem.items():
-        (out / f"{stem}.png").write_bytes(png_bytes(figure))
+        write_bytes(out / f"{stem}.png", png_bytes(figure))
     for title, stems, table_names in _SECTIONS:
         report.heading(title)
         for stem in stems:

@@ -30,6 +30,10 @@ DRAWN = 4000
 """Deals drawn to find the hands: enough for 60 hands of 40 points many times over."""
 
 
+MIN_HANDS = 5
+"""The fewest hands an idea is judged on: below, its mean and SE across hands say nothing."""
+
+
 @dataclass(frozen=True)
 class IdeaGain:
     """One idea (a family: every "void X" is "void one suit") against the engine's écart."""
@@ -54,6 +58,16 @@ class IdeasCheck:
     """Best first."""
     seconds: float
 
+    @property
+    def judged(self) -> tuple[IdeaGain, ...]:
+        """The ideas found on at least :data:`MIN_HANDS` hands, best first."""
+        return tuple(idea for idea in self.ideas if idea.hands >= MIN_HANDS)
+
+    @property
+    def too_few(self) -> tuple[IdeaGain, ...]:
+        """The ideas found on too few hands to be judged."""
+        return tuple(idea for idea in self.ideas if idea.hands < MIN_HANDS)
+
     def to_dict(self) -> dict:
         return {
             "players": self.players,
@@ -70,8 +84,9 @@ class IdeasCheck:
                     "hands": i.hands,
                     "better": i.better,
                 }
-                for i in self.ideas
+                for i in self.judged
             ],
+            "too_few_hands": {i.idea: i.hands for i in self.too_few},
         }
 
 
@@ -136,6 +151,8 @@ def check_ideas(
         samples=samples,
         min_points=min_points,
         seed=seed,
-        ideas=tuple(sorted(ideas, key=lambda i: -i.gain.mean)),
+        # Ideas that gain alike are named in alphabetical order: the order of the sets above
+        # changes with Python's string hashing from one process to the next.
+        ideas=tuple(sorted(ideas, key=lambda i: (-i.gain.mean, i.idea))),
         seconds=time.perf_counter() - start,
     )

@@ -9,6 +9,12 @@ import numpy as np
 _WORDS = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
 
 
+def counted(n: int, noun: str) -> str:
+    """``1 deal``, ``2,000 deals``: a count with its noun, singular for one (``noun`` is the
+    singular; its plural adds an s)."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def is_missing(x: float | None) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 

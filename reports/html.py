@@ -15,6 +15,8 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
+from tarot_advisor.reports.files import write_text
+
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
        color: #222; line-height: 1.45; }
@@ -75,7 +77,7 @@ class HtmlReport:
         )
 
     def write(self, path: Path) -> None:
-        path.write_text(self.render(), encoding="utf-8")
+        write_text(path, self.render())
 
 
 def json_safe(value: object) -> object:

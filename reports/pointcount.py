@@ -27,6 +27,7 @@ from tarot_advisor.analyzer.advice.heuristic import (
 from tarot_advisor.analyzer.game import BIDS
 from tarot_advisor.analyzer.studies.study import StudyParameters
 from tarot_advisor.reports import pointcount_card
+from tarot_advisor.reports.files import write_bytes, write_text
 from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 from tarot_advisor.reports.pointcount_fit import (
     FOLDS,
@@ -83,6 +84,27 @@ def read_study(folder: Path) -> Study:
         )
     return Study(
         folder, parameters, str(run.get("code")), float(run.get("compute_seconds", 0)), frame
+    )
+
+
+MIN_HANDS = 10 * FOLDS
+"""The fewest hands a point count is fitted on: each fold of the cross-validation holds out at
+least 10 hands (below, the held-out figures are noise and the fit may find no move at all)."""
+MIN_BIDDING_HANDS = FOLDS
+"""The fewest hands whose best bid is not a pass, one a fold: the bid lines are fitted on
+those."""
+
+
+def too_small(study: Study) -> str | None:
+    """The sentence that says why ``study`` is too small to fit a point count on, or None."""
+    hands = len(study.frame)
+    bidding = int((study.frame["best_contract"] != "pass").sum())
+    if hands >= MIN_HANDS and bidding >= MIN_BIDDING_HANDS:
+        return None
+    return (
+        f"Too few hands to fit a point count: {hands:,} hands, {bidding:,} of them worth a bid, "
+        f"where the fit needs at least {MIN_HANDS:,} hands and {MIN_BIDDING_HANDS} worth a bid: "
+        "study more hands (--hands); no table, card or report is written."
     )
 
 
@@ -177,8 +199,8 @@ def write_report(out: Path, study: Study, result: PointCountResult) -> dict:
     into ``out``; returns the summary."""
     players = study.parameters.players
     out.mkdir(parents=True, exist_ok=True)
-    (out / table_name(players)).write_text(table_text(result.table), encoding="utf-8")
-    result.held_out.to_csv(out / "held_out.csv", index=False, float_format="%.6g")
+    write_text(out / table_name(players), table_text(result.table))
+    write_text(out / "held_out.csv", result.held_out.to_csv(index=False, float_format="%.6g"))
     by_method = result.held_out.set_index("method")
     summary = {
         "players": players,
@@ -191,10 +213,10 @@ def write_report(out: Path, study: Study, result: PointCountResult) -> dict:
             by_method.loc["calibrated", "regret"] / by_method.loc["seed", "regret"]
         ),
     }
-    (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n")
+    write_text(out / "summary.json", json.dumps(json_safe(summary), indent=1) + "\n")
     examples = pointcount_card.worked_examples(result.hands, result.table)
     card = png_bytes(pointcount_card.card(result.table, result.held_out, examples), dpi=120)
-    (out / "card.png").write_bytes(card)
+    write_bytes(out / "card.png", card)
 
     p = study.parameters
     report = HtmlReport(f"A calibrated point count for {players} players")

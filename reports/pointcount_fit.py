@@ -230,6 +230,8 @@ def _descend(total, weights: np.ndarray, free: np.ndarray) -> tuple[float, np.nd
                 trial = weights.copy()
                 trial[k] += step
                 moves.append((total(trial), k, step))
+        if not moves:  # every item pruned to 0: nothing left to move
+            break
         gained, k, step = max(moves, key=lambda move: move[0])
         if gained <= value + 1e-9:
             break

@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 
 from tarot_advisor.analyzer.game import BIDS
 from tarot_advisor.analyzer.studies.study import StudyParameters, code_version
+from tarot_advisor.reports.files import write_bytes, write_text
 from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 from tarot_advisor.reports.thresholds_charts import (
     LABELS,
@@ -142,7 +143,7 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
     seconds = float(run.get("compute_seconds", 0.0))
     fits = fit_thresholds(frame, seed=parameters.seed, min_points=parameters.min_points)
     summary = summarise(frame, parameters, seconds, fits)
-    (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n")
+    write_text(out / "summary.json", json.dumps(json_safe(summary), indent=1) + "\n")
     table = confusion(frame)
     players = parameters.players
     called = (
@@ -160,7 +161,7 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
     )
     charts_by_stem = _charts(frame, summary, table, players)
     for stem, (figure, _) in charts_by_stem.items():
-        (out / f"{stem}.png").write_bytes(png_bytes(figure))
+        write_bytes(out / f"{stem}.png", png_bytes(figure))
 
     report = HtmlReport(f"Where the bid thresholds lie: {players}-player hands")
     report.paragraph(

@@ -13,7 +13,6 @@ as an uninterrupted run's.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from tarot_advisor.analyzer.studies.study import StudyParameters, code_version, run_chunks
+from tarot_advisor.reports.files import write_text
 
 RUN_FILE = "run.json"
 CHUNKS = "chunks"
@@ -45,17 +45,6 @@ class RunOutcome:
     """Chunks found already done (resumed)."""
     seconds: float
     """Wall-clock seconds this call spent computing."""
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and :func:`os.replace`, so that the
-    file is either absent or complete, never half written."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 def chunk_path(out: Path, index: int) -> Path:
@@ -117,7 +106,7 @@ def prepare_folder(out: Path, parameters: StudyParameters, *, resume: bool) -> N
             )
     (out / CHUNKS).mkdir(parents=True, exist_ok=True)
     if previous is None:
-        _write_atomically(
+        write_text(
             out / RUN_FILE,
             json.dumps({**wanted, "code": code_version(), "compute_seconds": 0.0}) + "\n",
         )
@@ -154,7 +143,7 @@ def run_study(
     try:
         for index, frame in run_chunks(parameters, todo, jobs=jobs, backend=backend):
             text = frame.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
-            _write_atomically(chunk_path(out, index), text)
+            write_text(chunk_path(out, index), text)
             computed += 1
             done_hands += len(frame)
             if on_chunk is not None:
@@ -164,7 +153,7 @@ def run_study(
         if computed:
             run = read_run(out) or parameters.to_dict()
             run["compute_seconds"] = float(run.get("compute_seconds", 0.0)) + seconds
-            _write_atomically(out / RUN_FILE, json.dumps(run) + "\n")
+            write_text(out / RUN_FILE, json.dumps(run) + "\n")
     return RunOutcome(computed, parameters.n_chunks - len(todo), seconds if computed else 0.0)
 
 
@@ -186,5 +175,5 @@ def assemble(out: Path, parameters: StudyParameters) -> pd.DataFrame:
         if index == 0:
             parts.append(header + "\n")
         parts.append(body)
-    _write_atomically(out / HANDS_FILE, "".join(parts))
+    write_text(out / HANDS_FILE, "".join(parts))
     return pd.read_csv(out / HANDS_FILE, keep_default_na=False, na_values=[""])

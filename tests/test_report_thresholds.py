@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from tarot_advisor.analyzer.game import BIDS
 from tarot_advisor.analyzer.studies.study import StudyParameters, columns
 from tarot_advisor.cli.report import main
-from tarot_advisor.reports import thresholds_folder
+from tarot_advisor.reports import files
 from tarot_advisor.reports.thresholds_fit import fit_thresholds, last_upward_crossing
 from tarot_advisor.reports.thresholds_folder import (
     StudyFolderError,
@@ -125,7 +125,7 @@ def test_an_interrupted_run_keeps_its_chunks_and_resumes_to_the_same_file(small_
 
 
 def test_a_full_disk_keeps_the_completed_chunks_and_says_how_to_finish(tmp_path, monkeypatch):
-    real_replace = thresholds_folder.os.replace
+    real_replace = files.os.replace
     calls = []
 
     def replace(source, target):
@@ -134,7 +134,7 @@ def test_a_full_disk_keeps_the_completed_chunks_and_says_how_to_finish(tmp_path,
             raise OSError(28, "No space left on device")
         real_replace(source, target)
 
-    monkeypatch.setattr(thresholds_folder.os, "replace", replace)
+    monkeypatch.setattr(files.os, "replace", replace)  # every file is written by reports/files
     out = tmp_path / "full"
     result = _run_cli(out)
     assert result.exit_code == 1

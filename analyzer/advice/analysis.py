@@ -7,11 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..cards import format_card
-from ..game import Contract
+from ..cards import format_card, format_cards
+from ..game import Contract, bid_label
 from ..stats import Estimate
 from .auction import AuctionResult
 from .calibrated import CalibratedCount, calibrated_count
+from .display import Summary, proportion, signed
 from .hand_samples import Sides
 from .heuristic import PointCount
 
@@ -120,6 +121,48 @@ class Analysis:
     def calibrated(self) -> CalibratedCount:
         """The hand's calibrated point count for this number of players (issue 12)."""
         return calibrated_count(self.hand, self.players)
+
+    def summary(self) -> Summary:
+        """The hand, a row per contract (P(make), E[score]), the advice: what ``repr`` and a
+        notebook show."""
+        where = (
+            f"position {self.position}"
+            if self.position is not None
+            else f"averaged over positions 1–{self.players}"
+        )
+        rows = [("Pass", "", signed(self.auction.expected_pass))] if self.auction else []
+        rows += [
+            (
+                contract.label,
+                proportion(result.p_make.mean, self.samples).strip(),
+                signed(result.expected_score),
+            )
+            for contract, result in self.contracts.items()
+        ]
+        labels = [row[0] for row in rows]
+        advice = bid_label(self.recommendation)
+        count, calibrated = self.point_count, self.calibrated
+        notes = [
+            f"Advice: {advice}"
+            + ("" if self.called is None else f", calling {format_card(self.called)}")
+            + f" (point count {count.points} → {bid_label(count.bid)}, calibrated count"
+            f" {calibrated.points} → {bid_label(calibrated.bid)}).",
+            f"{self.samples:,} samples · seed {self.seed} · [ ] and ± = 95% intervals · the"
+            " taker's total score · every figure: to_frame(), to_dict()",
+        ]
+        return Summary(
+            title=f"{format_cards(self.hand)} ({self.players} players, {where})",
+            header=("Bid", "P(make) [95%]", "E[score] ± 95%"),
+            rows=tuple(rows),
+            marked=labels.index(advice) if advice in labels else None,
+            notes=tuple(notes),
+        )
+
+    def __repr__(self) -> str:
+        return self.summary().text()
+
+    def _repr_html_(self) -> str:
+        return self.summary().html()
 
     def to_frame(self) -> pd.DataFrame:
         """One row per contract: P(make), E[score] with their standard errors, Petit au bout,

@@ -23,6 +23,7 @@ strongest the others can hold.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -120,6 +121,9 @@ def bidder(model: str | PointCountBidder) -> PointCountBidder:
 def parse_bids(bids: str | Sequence[str], players: int) -> tuple[int, ...]:
     """Bid indices into :data:`~.game.BIDS` of the bids heard, checked: a legal auction so far
     (every bid above all before it) that leaves the user a turn to speak."""
+    if isinstance(bids, str):
+        # "garde sans" and "garde contre" as a player says them are one bid each.
+        bids = re.sub(r"\bgarde[\s_-]+(sans|contre)\b", r"garde_\1", bids, flags=re.IGNORECASE)
     words = bids.split() if isinstance(bids, str) else list(bids)
     indices: list[int] = []
     highest = 0
@@ -266,10 +270,12 @@ def defended_outcome(
     *,
     rng: np.random.Generator,
     heard: Sequence[int] | None = None,
+    defence_policy=None,
 ) -> AuctionSamples:
     """The auction around the user on each deal (the user at seat ``user`` (N,) int64), and the
-    deal the user defends played out (the greedy ``policy`` on both sides). With the bids
-    ``heard`` the earlier players made those; without, they bid by the model too."""
+    deal the user defends played out: ``policy`` plays the taker's side, ``defence_policy``
+    (default: the same) the defence, the user's seat among them. With the bids ``heard`` the
+    earlier players made those; without, they bid by the model too."""
     n, players = len(deals), deals.players
     wants = np.stack([model.wants(deals.hands[:, s], players, rng) for s in range(players)], axis=1)
     seats = np.arange(players)[None, :]
@@ -296,7 +302,14 @@ def defended_outcome(
         if players == 5:
             called = longest_suit_call(sub.hands[np.arange(len(rows)), takers])
         playout = play(
-            sub, takers, Contract(BIDS[index]), policy, rng=rng, called=called, keep_plays=False
+            sub,
+            takers,
+            Contract(BIDS[index]),
+            policy,
+            defence_policy,
+            rng=rng,
+            called=called,
+            keep_plays=False,
         )
         defended[rows] = score(playout).scores[np.arange(len(rows)), user[rows]]
     return AuctionSamples(highest, overcall, defended)

@@ -12,17 +12,19 @@ numbers depend on the seed and the sample count only, never on ``jobs``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import format_card
+from ..cards import format_card, format_cards
 from ..parallel import DEFAULT_SEED, map_chunks
 from ..playout import bitboard as bb
 from ..playout.scoring import score
 from ..search.midgame import continue_play, draw_worlds
 from ..search.position import Position
 from ..stats import Estimate
+from .display import Summary, proportion, signed
 
 DEFAULT_SAMPLES = 500
 CHUNK = 250
@@ -62,11 +64,50 @@ class CardAdvice:
     samples: int
     seed: int
 
+    def summary(self) -> Summary:
+        """A row per legal card (E[score], the gap to the best, P(make)), best first, the
+        greedy's card noted: what ``repr`` and a notebook show."""
+        position = self.position
+        rows = tuple(
+            (
+                format_card(estimate.card)
+                + (" (greedy)" if estimate.card == self.greedy_choice else ""),
+                signed(estimate.expected_score),
+                "best" if rank == 0 else signed(estimate.versus_best),
+                proportion(estimate.p_make.mean, self.samples).strip(),
+            )
+            for rank, estimate in enumerate(self.cards)
+        )
+        table = format_cards(position.current, sort=False) if position.current else "nothing yet"
+        return Summary(
+            title=f"Seat {position.seat} ({position.role}), {position.contract.label}, trick"
+            f" {self.trick}: {format_cards(position.hand)}; on the table: {table}",
+            header=("Card", "E[score] (you)", "vs best", "P(make) [95%]"),
+            rows=rows,
+            marked=0,
+            notes=(
+                f"Advice: play {format_card(self.cards[0].card)}.",
+                f"{self.samples:,} deals of the unseen cards · seed {self.seed} · P(make): the"
+                " taker makes the contract · every figure: to_dict()",
+            ),
+        )
+
+    @property
+    def trick(self) -> int:
+        """The number of the trick being played (1 = the first)."""
+        return len(self.position.tricks) + (not self.position.current)
+
+    def __repr__(self) -> str:
+        return self.summary().text()
+
+    def _repr_html_(self) -> str:
+        return self.summary().html()
+
     def to_dict(self) -> dict:
         return {
             "seat": self.position.seat,
             "role": self.position.role,
-            "trick": len(self.position.tricks) + (not self.position.current),
+            "trick": self.trick,
             "cards": [card.to_dict() for card in self.cards],
             "greedy_choice": format_card(self.greedy_choice),
             "samples": self.samples,
@@ -74,11 +115,12 @@ class CardAdvice:
         }
 
 
-def _chunk(rng: np.random.Generator, n: int, position: Position) -> dict[str, np.ndarray]:
-    """Scores and results of every legal card in ``n`` worlds: (C, n) arrays, and the greedy's
-    own card in the first world."""
+def _chunk(
+    rng: np.random.Generator, n: int, position: Position, candidates: list[int]
+) -> dict[str, np.ndarray]:
+    """Scores and results of every candidate card in ``n`` worlds: (C, n) arrays, and the
+    greedy's own card in the first world."""
     worlds = draw_worlds(position, n, rng)
-    candidates = position.legal()
     run = continue_play(position, worlds, candidates, rng)
     scores = score(run.playout)
     shape = (len(candidates), n)
@@ -106,14 +148,29 @@ def advise_play(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     jobs: int = 1,
+    candidates: Sequence[int] | None = None,
 ) -> CardAdvice:
-    """The user's legal cards ranked by expected score over ``samples`` paired worlds."""
+    """The user's legal cards ranked by expected score over ``samples`` paired worlds.
+
+    ``candidates``: the legal cards to rank (default: all of them); a review leaves out the
+    cards that play alike (:func:`lookahead.distinct_cards`) but always keeps the card played.
+    """
     if position.to_play != position.seat:
         raise ValueError(f"it is seat {position.to_play}'s turn to play, not yours")
-    chunks = map_chunks(_chunk, samples, seed=seed, chunk_size=CHUNK, jobs=jobs, position=position)
+    cards = position.legal() if candidates is None else sorted(candidates)
+    if not set(cards) <= set(position.legal()):
+        raise ValueError("every candidate must be a legal card")
+    chunks = map_chunks(
+        _chunk,
+        samples,
+        seed=seed,
+        chunk_size=CHUNK,
+        jobs=jobs,
+        position=position,
+        candidates=cards,
+    )
     scores = np.concatenate([c["score"] for c in chunks], axis=1)  # (C, samples)
     made = np.concatenate([c["made"] for c in chunks], axis=1)
-    cards = position.legal()
     greedy = chunks[0]["greedy"]
     # Best first; among equal means (cards that play the same), the greedy's own first.
     means = scores.mean(axis=1)

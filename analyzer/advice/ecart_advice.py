@@ -2,24 +2,24 @@
 the same deals (Prise and Garde; rules.md §3).
 
 The hand and the chien are known, so only the other hands are dealt (never petit sec). Every
-candidate écart (:mod:`ecart_ideas`) is played on the *same* samples with the greedy policy, so
-their differences are paired. Where the hand left after an écart allows a poignée, the
-candidate is played again with it shown, and the better of showing and hiding is kept.
+candidate écart (:mod:`ecart_ideas`) is played on the *same* samples by the same policies (the
+greedy by default), so their differences are paired. Where the hand left after an écart allows a
+poignée, the candidate is played again with it shown, and the better of showing and hiding is
+kept.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..cards import format_card, sort_cards, trumps_and_excuse
+from ..cards import format_card, format_cards, sort_cards, trumps_and_excuse
 from ..game import Contract, chien_size, poignee_thresholds
 from ..parallel import DEFAULT_SEED, map_chunks
-from ..players.greedy import GreedyPolicy
 from ..playout import bitboard as bb
 from ..playout.deal import DealError, Deals, deal
 from ..playout.ecart import FixedEcart
@@ -28,8 +28,10 @@ from ..playout.scoring import score
 from ..rulebook.calling import longest_suit_call
 from ..rulebook.rules import IllegalCall, IllegalDiscard, check_called_card, check_discard
 from ..stats import Estimate
+from .display import Summary, proportion, signed
 from .ecart_ideas import Candidate, candidates
 from .hand import check_hand
+from .hand_samples import Sides
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -77,6 +79,8 @@ class EcartAnalysis:
     candidates: tuple[CandidateResult, ...]
     """Best first."""
     seconds: float = 0.0
+    sides: Sides = field(default_factory=Sides)
+    """The policies that played the cards, the taker's side and the defence."""
 
     @property
     def recommended(self) -> CandidateResult:
@@ -102,6 +106,7 @@ class EcartAnalysis:
             "called": None if self.called is None else format_card(self.called),
             "samples": self.samples,
             "seed": self.seed,
+            "policies": {"taker": self.sides.taker, "defence": self.sides.defence},
             "ecart": {
                 "candidates": [
                     {
@@ -122,6 +127,44 @@ class EcartAnalysis:
                 "engine": [format_card(c) for c in self.engine.cards],
             },
         }
+
+    def summary(self) -> Summary:
+        """A row per écart (E[score], P(make), the gain over the engine's, its ideas), best
+        first, the advised one marked: what ``repr`` and a notebook show."""
+        rows = tuple(
+            (
+                format_cards(result.cards),
+                signed(result.expected_score),
+                proportion(result.p_make.mean, self.samples).strip(),
+                signed(result.gain),
+                "; ".join(result.ideas),
+            )
+            for result in self.candidates
+        )
+        where = (
+            f"averaged over positions 1–{self.players}"
+            if self.position is None
+            else f"position {self.position}"
+        )
+        return Summary(
+            title=f"Écart for a {self.contract.label} ({self.players} players, {where}): hand"
+            f" {format_cards(self.hand)}, chien {format_cards(self.chien)}",
+            header=("Écart", "E[score] ± 95%", "P(make) [95%]", "vs engine", "Ideas"),
+            rows=rows,
+            marked=self.candidates.index(self.recommended),
+            align="lrrrl",
+            notes=(
+                f"Advice: discard {format_cards(self.recommended.cards)}.",
+                f"{self.samples:,} samples · seed {self.seed} · every écart played on the same"
+                " deals · every figure: to_frame(), to_dict()",
+            ),
+        )
+
+    def __repr__(self) -> str:
+        return self.summary().text()
+
+    def _repr_html_(self) -> str:
+        return self.summary().html()
 
     def to_frame(self) -> pd.DataFrame:
         """One row per candidate écart, best first."""
@@ -201,12 +244,14 @@ def _chunk(
     called: int | None,
     ecarts: tuple[tuple[int, ...], ...],
     eligible: tuple[bool, ...],
+    sides: Sides,
 ) -> _Outcomes:
     deals, seats = _sample(rng, n, hand, chien, players, position)
     k = len(ecarts)
     tiled = Deals(players, np.tile(deals.cards, (k, 1)))
     lo, hi = bb.from_cards(np.array(ecarts, np.uint8))
     policy = FixedEcart(np.repeat(lo, n), np.repeat(hi, n))
+    taker_policy, defence_policy = sides.policies()
 
     def run(shown: bool, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         sub = Deals(players, tiled.cards[rows])
@@ -215,7 +260,8 @@ def _chunk(
             sub,
             np.tile(seats, k)[rows],
             contract,
-            GreedyPolicy(),
+            taker_policy,
+            defence_policy,
             rng=rng,
             called=called,
             ecart_policy=fixed,
@@ -245,13 +291,20 @@ def analyse_ecart(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     jobs: int = 1,
+    sides: Sides | None = None,
+    on_done: Callable[[int], None] | None = None,
+    also: Sequence[Sequence[int]] = (),
 ) -> EcartAnalysis:
     """Rank the engine's écart and the named ideas' for ``hand`` and ``chien`` (card ids).
 
     ``contract``: Prise or Garde; ``called`` (5 players): the called card, default the king of
-    the hand's longest suit without its king; ``position``: 1…n or ``None`` (averaged).
+    the hand's longest suit without its king; ``position``: 1…n or ``None`` (averaged);
+    ``sides``: the policies that play the taker's side and the defence; ``on_done`` receives
+    the samples finished so far. ``also``: more écarts to rank (a review's écart played), under
+    the idea ``"played"``.
     """
     start = time.perf_counter()
+    sides = sides or Sides()
     contract = contract if isinstance(contract, Contract) else Contract.parse(contract)
     hand = check_hand(hand, players)
     hand, chien = check_chien(hand, chien, players, contract)
@@ -268,18 +321,27 @@ def analyse_ecart(
             raise EcartInputError(str(error)) from None
     pool = [*hand, *chien]
     found = candidates(pool, chien_size(players))
+    for extra in also:
+        cards = tuple(sorted(int(c) for c in extra))
+        if all(cards != c.cards for c in found):
+            found.append(Candidate(cards, ("played",)))
     for candidate in found:
         try:
             check_discard(pool, candidate.cards, players)
-        except IllegalDiscard as error:  # pragma: no cover - the ideas make legal écarts only
-            raise AssertionError(f"{candidate.ideas[0]}: {error}") from None
+        except IllegalDiscard as error:
+            if "played" in candidate.ideas:
+                raise EcartInputError(f"the écart played: {error}") from None
+            raise AssertionError(f"{candidate.ideas[0]}: {error}") from None  # pragma: no cover
     eligible = tuple(_poignee_after(pool, c, players) is not None for c in found)
     outcomes = map_chunks(
         _chunk,
         samples,
         seed=seed,
-        chunk_size=CHUNK,
+        # The chunk depends on the policies only, so the numbers never depend on the workers.
+        chunk_size=min(CHUNK, sides.chunk),
         jobs=jobs,
+        on_done=on_done,
+        sides=sides,
         hand=hand,
         chien=chien,
         players=players,
@@ -305,6 +367,7 @@ def analyse_ecart(
         seed=seed,
         candidates=tuple(sorted(results, key=lambda r: -r.expected_score.mean)),
         seconds=time.perf_counter() - start,
+        sides=sides,
     )
 
 

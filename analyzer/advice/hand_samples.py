@@ -20,7 +20,6 @@ from typing import TypeVar
 import numpy as np
 
 from ..game import Contract, Side, chien_size
-from ..players.greedy import GreedyPolicy
 from ..playout.deal import Deals, PetitSecError, complete
 from ..playout.engine import Playout, play
 from ..playout.scoring import PAIRS, Scores, records, score, taker_total
@@ -185,7 +184,8 @@ def chunk(
     sides: Sides = Sides(),
 ) -> ChunkOutcomes:
     """Every contract under every call on ``n`` samples (see :class:`ContractSamples`), and
-    the auction around the user on the same samples (played by the greedy)."""
+    the auction around the user on the same samples (E[pass]: the deal the user defends, its
+    taker's side played by ``sides.taker`` and the defence by ``sides.defence``)."""
     deals, taker, fitting = sample(rng, n, hand, players, position, bidding)
     n = len(deals)
     policy, defence = sides.policies()
@@ -225,7 +225,7 @@ def chunk(
                     shown=pair.showed() if replayed else None,
                 )
     auction = defended_outcome(
-        deals, taker, bidding.model, GreedyPolicy(), rng=rng, heard=bidding.heard
+        deals, taker, bidding.model, policy, rng=rng, heard=bidding.heard, defence_policy=defence
     )
     return ChunkOutcomes(samples, dumped, auction, fitting)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import operator
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, TypeVar
 
@@ -198,11 +199,10 @@ class Table:
 
     def arrays(self) -> TableArrays:
         """The arrays the kernels read and update (:class:`TableArrays`)."""
-        c = np.ascontiguousarray  # the read-only (n, N) arrays row-major: one compiled version
-        return TableArrays(
-            *(c(getattr(self, name)) for name in _READ_ONLY),
-            *(getattr(self, name) for name in _UPDATED),
-        )
+        # The read-only arrays row-major (a table of some deals may hold others): one compiled
+        # version. Taken in two calls: this runs at every card, as often as the kernels.
+        read_only = tuple(map(np.ascontiguousarray, _READ_ONLY(self)))
+        return TableArrays._make(read_only + _UPDATED(self))
 
 
 class TableArrays(NamedTuple):
@@ -243,8 +243,8 @@ class TableArrays(NamedTuple):
     excuse_on_taker_side: np.ndarray
 
 
-_READ_ONLY = TableArrays._fields[:12]
-_UPDATED = TableArrays._fields[12:]
+_READ_ONLY = operator.attrgetter(*TableArrays._fields[:12])
+_UPDATED = operator.attrgetter(*TableArrays._fields[12:])
 
 
 @kernel
@@ -354,9 +354,9 @@ class Turn:
     def some(self, deals: np.ndarray) -> Turn:
         """The same decision asked about some of its deals only (``deals``: (K,) int64 indices
         into this turn's)."""
-        return Turn(
-            self.table, self.position, self.legal_lo[deals], self.legal_hi[deals], self.rows[deals]
-        )
+        rows = self.rows[deals]
+        rows.flags.writeable = False  # as the table's columns: the kernels take one kind of rows
+        return Turn(self.table, self.position, self.legal_lo[deals], self.legal_hi[deals], rows)
 
     @property
     def hand_lo(self) -> np.ndarray:

@@ -9,6 +9,7 @@ it) is ignored.
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,17 @@ from .referee import Game
 from .rules import as_contract, trick_winner
 
 REQUIRED_KEYS = ("players", "taker", "contract", "first_leader", "tricks")
-OPTIONAL_KEYS = ("chien", "called", "discard", "poignees", "chelem_announced", "result")
+# "bids" and "dealer": the auction (design.md), read by the review (``advice.review``).
+OPTIONAL_KEYS = (
+    "chien",
+    "called",
+    "discard",
+    "poignees",
+    "chelem_announced",
+    "result",
+    "bids",
+    "dealer",
+)
 
 
 class RecordError(ValueError):
@@ -50,6 +61,14 @@ class Record:
 
 
 # --- reading ---------------------------------------------------------------------------------
+
+
+def decode(data: bytes) -> str:
+    """The text of a record file: UTF-8, with or without a byte-order mark; UTF-16 when it
+    starts with one (Windows editors). Raises :class:`UnicodeDecodeError`."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16")
+    return data.decode("utf-8-sig")
 
 
 def load_records(text: str) -> list[Any]:

@@ -50,6 +50,7 @@ from ..rulebook.rules import (
 from .worlds import Constraints, NoWorldError, card_set, check
 
 PARTIAL_KEYS = ("seat", "hand")
+DEAL_OVER = "the deal is over: every card has been played"
 
 
 class PositionError(ValueError):
@@ -254,7 +255,7 @@ def _walk(position: Position) -> Position:
                 if IS_TRUMP[card] and top is not None and card < top and top < cap[seat]:
                     cap[seat], cap_trick[seat] = top, t
     if position.tricks and len(position.tricks) == hand_size(n) and len(position.tricks[-1]) == n:
-        raise PositionError("the deal is over: every card has been played")
+        raise PositionError(DEAL_OVER)
     expected = hand_size(n) - len(played[user])
     if len(position.hand) != expected:
         raise PositionError(

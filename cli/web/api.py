@@ -1,0 +1,147 @@
+"""The JSON API: a request's body turned into the command line's own options, parsed by the
+command's own parser and computed by the command's own function, so that the page and the
+command line can never answer differently.
+
+Every function takes the decoded body (a dict) and raises :class:`.errors.InputError` with the
+command's sentence for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from tarot_advisor.analyzer.advice.analysis import Analysis
+from tarot_advisor.analyzer.advice.cardplay import CardAdvice
+from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
+from tarot_advisor.analyzer.advice.review_decision import DealReview
+from tarot_advisor.analyzer.rulebook.record import RecordSyntaxError, load_records
+from tarot_advisor.cli import advise, play, review
+from tarot_advisor.cli.errors import InputError
+from tarot_advisor.cli.options import json_document
+from tarot_advisor.cli.progress import Bar, no_bar
+
+ADVISE_OPTIONS = {
+    "players": "--players",
+    "position": "--position",
+    "bids": "--bids",
+    "others": "--others",
+    "samples": "--samples",
+    "seed": "--seed",
+    "chien": "--chien",
+    "contract": "--contract",
+    "called": "--called",
+    "taker": "--taker",
+    "defence": "--defence",
+}
+"""The body's keys for ``/api/advise`` besides ``hand``, and the options they stand for."""
+PLAY_OPTIONS = {"samples": "--samples", "seed": "--seed"}
+"""The body's keys for ``/api/play`` besides ``record``."""
+REVIEW_OPTIONS = {"seat": "--seat", "samples": "--samples", "seed": "--seed"}
+"""The body's keys for ``/api/review`` besides ``record``."""
+ADVICE_PARAMETERS = (
+    "position",
+    "samples",
+    "bids",
+    "others",
+    "chien",
+    "contract",
+    "called",
+    "taker_policy",
+    "defence_policy",
+    "seed",
+)
+"""The parsed options :func:`.advise.run_advice` takes by name (the web runs one job each)."""
+
+
+def document(result: Analysis | EcartAnalysis | CardAdvice) -> str:
+    """The ``--json`` text of a result, as the command prints it without ``--timings``."""
+    return json_document(result.to_dict(), False, 0.0)
+
+
+def advise_result(body: Any, bar: Bar | None = None) -> Analysis | EcartAnalysis:
+    """``tarot-advise --json``'s computation for the body ``{"hand": …, "players": …, …}``."""
+    body = _object(body, "hand", ADVISE_OPTIONS)
+    hand = body.get("hand")
+    if hand is None:
+        raise InputError('give your hand under the key hand, e.g. "21 19 12 6 1 Excuse R♥ C♥ …"')
+    argv = [*_options(body, ADVISE_OPTIONS), "--", _text(hand, "hand")]
+    params = _parse(advise.main, argv)
+    options = {name: params[name] for name in ADVICE_PARAMETERS}
+    extra = {} if bar is None else {"bar": bar}
+    return advise.run_advice(params["hand"], params["players"], jobs=1, **options, **extra)
+
+
+def play_result(body: Any) -> tuple[CardAdvice, float]:
+    """``tarot-play --json``'s computation for the body ``{"record": …, "samples", "seed"}``:
+    the advice and its seconds."""
+    body = _object(body, "record", PLAY_OPTIONS)
+    record = body.get("record")
+    if record is None:
+        raise InputError("give the partial record under the key record")
+    params = _parse(play.main, [*_options(body, PLAY_OPTIONS), "-"])
+    text = record if isinstance(record, str) else json.dumps(record, ensure_ascii=False)
+    return play.run_play(text, samples=params["samples"], seed=params["seed"], jobs=1)
+
+
+def review_result(body: Any, bar: Bar = no_bar) -> DealReview:
+    """``tarot-review --json``'s computation for the body ``{"record": …, "seat", "samples",
+    "seed"}``, the record a finished deal (an object, or its JSON text)."""
+    body = _object(body, "record", REVIEW_OPTIONS)
+    record = body.get("record")
+    if record is None:
+        raise InputError("give the finished deal record under the key record")
+    params = _parse(review.main, [*_options(body, REVIEW_OPTIONS), "-"])
+    text = record if isinstance(record, str) else json.dumps(record, ensure_ascii=False)
+    try:
+        records = load_records(text)
+    except RecordSyntaxError as error:
+        raise InputError(str(error)) from None
+    if len(records) != 1:
+        raise InputError("give one deal record, not several")
+    options = {name: params[name] for name in ("samples", "seed")}
+    return review.run_review(records[0], params["seat"], jobs=1, bar=bar, **options)
+
+
+def _object(body: Any, main_key: str, options: dict[str, str]) -> dict:
+    if not isinstance(body, dict):
+        raise InputError(f"the request's body is a JSON object with the key {main_key}")
+    unknown = sorted(set(body) - {main_key} - set(options))
+    if unknown:
+        known = ", ".join([main_key, *options])
+        raise InputError(
+            f"unknown key{'s' * (len(unknown) > 1)} {', '.join(unknown)}: the keys are {known}"
+        )
+    return body
+
+
+def _options(body: dict, options: dict[str, str]) -> list[str]:
+    argv = []
+    for key, option in options.items():
+        value = body.get(key)
+        if value is not None:
+            argv += [option, _text(value, key)]
+    return argv
+
+
+def _text(value: Any, key: str) -> str:
+    """A value as the command line would receive it: text, a whole number, or a list of cards
+    or bids (joined by spaces)."""
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return " ".join(value)
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise InputError(f"{key}: expected text or a whole number, not {json.dumps(value)[:40]}")
+    return str(value)
+
+
+def _parse(command: click.Command, argv: list[str]) -> dict:
+    """The options as the command's own parser reads them, or its own sentence."""
+    try:
+        with command.make_context(command.name or "tarot", argv) as context:
+            return dict(context.params)
+    except click.UsageError as error:
+        raise InputError(error.format_message()) from None
+    except click.exceptions.Exit:  # --help or --version given as a value
+        raise InputError("an option's value may not be --help or --version") from None

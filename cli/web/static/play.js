@@ -1,0 +1,236 @@
+// Card play: the tricks entered card by card, the legal cards and the ranking asked of the
+// server, the deal record downloaded and loaded. Uses app.js's state, $, post and job.
+"use strict";
+
+// --- card play --------------------------------------------------------------------------------
+
+function startRecord() {
+  const n = state.players;
+  const seat = $("position").value ? Number($("position").value) - 1 : 0;
+  const takerChoice = $("play-taker").value;
+  const taker = takerChoice === "me" ? seat : Number(takerChoice);
+  const contract = $("play-contract").value;
+  const withChien = contract === "prise" || contract === "garde";
+  const record = {
+    players: n, taker, contract, called: n === 5 ? $("play-called").value.trim() || null : null,
+    first_leader: 0, tricks: [], seat, hand: order(state.picked.hand),
+  };
+  if (withChien && state.picked.chien.size) record.chien = order(state.picked.chien);
+  if (withChien && taker === seat) {
+    if (state.picked.discard.size !== state.sizes.chien[n]) {
+      throw new Error(`you took the chien: pick your écart (${state.sizes.chien[n]} cards) above, or use one the écart advice ranks`);
+    }
+    const all = new Set([...state.picked.hand, ...state.picked.chien]);
+    for (const card of state.picked.discard) all.delete(card);
+    record.hand = order(all);
+    record.discard = order(state.picked.discard);
+  }
+  return record;
+}
+
+async function startPlay(record) {
+  showError("play-error", null);
+  try {
+    const answer = await post("/api/legal", { record });
+    state.play = { record, answer, mine: [] };
+    $("play-setup").hidden = true;
+    $("play-table").hidden = false;
+    drawPlay();
+  } catch (error) {
+    showError("play-error", error);
+  }
+}
+
+function seatName(seat) {
+  return seat === state.play.record.seat ? "You" : `Position ${seat + 1}`;
+}
+
+function drawPlay() {
+  const { record, answer } = state.play;
+  const trick = $("trick");
+  trick.textContent = "";
+  const tricks = record.tricks, last = tricks[tricks.length - 1];
+  const current = last && last.length < record.players ? tricks.length - 1 : null;
+  const shown = current ?? (tricks.length ? tricks.length - 1 : null);
+  const seats = answer.seats || [];
+  if (shown !== null) {
+    tricks[shown].forEach((card, i) => {
+      const place = document.createElement("figure");
+      place.append(Cards.element(card), Object.assign(document.createElement("figcaption"), { textContent: seats[shown] ? seatName(seats[shown][i]) : "" }));
+      trick.append(place);
+    });
+    trick.classList.toggle("done", current === null);
+  } else {
+    trick.append(Object.assign(document.createElement("p"), { className: "empty", textContent: "Nothing played yet: position 1 leads the first trick." }));
+  }
+  const hand = $("play-hand");
+  hand.textContent = "";
+  const legal = new Set(answer.cards || []);
+  for (const card of record.hand) {
+    const element = Cards.element(card);
+    element.disabled = !(answer.yours && legal.has(card));
+    element.classList.toggle("legal", !element.disabled);
+    element.addEventListener("click", () => playCard(card));
+    hand.append(element);
+  }
+  drawHistory();
+  $("ranked").hidden = true;
+  $("undo").hidden = false;
+  $("score-sheet").hidden = true;
+  $("review-box").hidden = true;
+  if (answer.over) {
+    $("turn").textContent = "The deal is over. Its score sheet:";
+    scoreSheet();
+    return;
+  }
+  const trickNumber = current === null ? tricks.length + 1 : current + 1;
+  const winner = answer.to_play === record.seat ? "you" : seatName(answer.to_play);
+  const lead = current === null && shown !== null ? ` Trick ${shown + 1} was won by ${winner}.` : "";
+  if (answer.yours) {
+    $("turn").textContent = `Trick ${trickNumber}: your turn — click one of your highlighted cards.${lead}`;
+    rank();
+  } else {
+    $("turn").textContent = `Trick ${trickNumber}: ${seatName(answer.to_play)} plays — click the card played.${lead}`;
+    const others = document.createElement("div");
+    others.className = "others";
+    others.append(Object.assign(document.createElement("p"), { className: "muted small", textContent: `The cards ${seatName(answer.to_play)} may still play, as far as the rules and what you have seen tell:` }));
+    for (const card of order(answer.cards)) {
+      const element = Cards.element(card);
+      element.classList.add("legal");
+      element.addEventListener("click", () => playCard(card));
+      others.append(element);
+    }
+    trick.after(others);
+  }
+}
+
+function drawHistory() {
+  for (const old of document.querySelectorAll(".others")) old.remove();
+  const { record, answer } = state.play;
+  const list = $("history");
+  list.textContent = "";
+  record.tricks.forEach((trick, t) => {
+    const seats = (answer.seats || [])[t] || [];
+    const text = trick.map((card, i) => `${card} (${seats[i] === undefined ? "?" : seatName(seats[i])})`).join(", ");
+    list.append(Object.assign(document.createElement("li"), { textContent: text }));
+  });
+}
+
+async function playCard(card) {
+  const { record, answer } = state.play;
+  const tricks = record.tricks, last = tricks[tricks.length - 1];
+  if (last && last.length < record.players) last.push(card);
+  else tricks.push([card]);
+  if (answer.yours) {
+    record.hand = record.hand.filter((c) => c !== card);
+    state.play.mine.push(card);
+  }
+  await refreshPlay();
+}
+
+// Takes back the last card; the user's own goes back to the hand.
+async function undo() {
+  const { record, answer, mine } = state.play;
+  const tricks = record.tricks;
+  if (!tricks.length) return;
+  const t = tricks.length - 1, trick = tricks[t];
+  const seat = (answer.seats || [])[t]?.[trick.length - 1];
+  const card = trick.pop();
+  if (!trick.length) tricks.pop();
+  if (seat === record.seat || card === mine.at(-1)) {
+    record.hand = order([...record.hand, card]);
+    if (card === mine.at(-1)) mine.pop();
+  }
+  await refreshPlay();
+}
+
+async function refreshPlay() {
+  showError("play-error", null);
+  try {
+    state.play.answer = await post("/api/legal", { record: state.play.record });
+  } catch (error) {
+    showError("play-error", error);
+  }
+  drawPlay();
+}
+
+async function rank() {
+  const play = state.play, played = play.record.tricks.flat().length;
+  try {
+    const { view } = await job("play", { record: play.record, samples: 500 }, $("play-progress"));
+    // A late answer for an earlier turn (the user clicked on) is dropped.
+    if (state.play !== play || play.record.tricks.flat().length !== played) return;
+    $("ranked").hidden = false;
+    const body = fillTable($("ranked-table"), view.columns, view.rows, (row) => row.greedy);
+    [...body.rows].forEach((tr, i) => {
+      tr.classList.toggle("best", i === 0);
+      tr.addEventListener("click", () => playCard(view.rows[i].card));
+    });
+    $("ranked-notes").textContent = `${view.notes.join("\n")}\nIn bold: the best card (also ringed in gold in your hand); highlighted: the engine's own (greedy) choice.`;
+    $("play-hand").querySelector(`[data-card="${view.rows[0].card}"]`)?.classList.add("best");
+  } catch (error) {
+    showError("play-error", error);
+  }
+}
+
+// The finished deal's record: the card-play keys of the user (seat, hand) left out.
+function finishedRecord() {
+  const full = { ...state.play.record };
+  delete full.seat;
+  delete full.hand;
+  return full;
+}
+
+async function scoreSheet() {
+  try {
+    const { summary } = await post("/api/score", { record: finishedRecord() });
+    $("score-sheet").textContent = summary;
+    $("score-sheet").hidden = false;
+    offerReview();
+  } catch (error) {
+    showError("play-error", error);
+  }
+}
+
+function download() {
+  const record = { ...state.play.record };
+  if (state.play.answer.over) {
+    delete record.seat;
+    delete record.hand;
+  }
+  const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+  const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: "tarot-deal.json" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+async function load(file) {
+  showError("play-error", null);
+  try {
+    const record = JSON.parse(await file.text());
+    if (!("seat" in record) || !("hand" in record)) {
+      const { summary } = await post("/api/score", { record });
+      $("play-table").hidden = false;
+      $("play-setup").hidden = true;
+      state.play = { record: { ...record, seat: -1, hand: [] }, answer: { over: true }, mine: [] };
+      $("turn").textContent = "A finished deal, as tarot-replay scores it:";
+      for (const old of document.querySelectorAll(".others")) old.remove();
+      $("ranked").hidden = true;
+      $("undo").hidden = true; // nothing to take back in a finished deal
+      $("history").textContent = "";
+      $("play-hand").textContent = "";
+      $("trick").textContent = "";
+      $("trick").append(Object.assign(document.createElement("p"), { className: "empty", textContent: `A finished deal loaded from ${file.name}: ${record.tricks.length} tricks.` }));
+      $("score-sheet").textContent = summary;
+      $("score-sheet").hidden = false;
+      offerReview();
+      return;
+    }
+    setPlayers(record.players);
+    await startPlay(record);
+  } catch (error) {
+    showError("play-error", error instanceof SyntaxError ? "that file is not a JSON deal record" : error);
+  }
+}
+

@@ -1,0 +1,169 @@
+"""What the page shows of a result: the command line's own table cells and sentences, cut into
+the pieces a web page lays out (a card's row, the advice, the footnotes), and the chart of
+``--plot`` as a data URI."""
+
+from __future__ import annotations
+
+import base64
+import threading
+
+from tarot_advisor.analyzer.advice.analysis import Analysis
+from tarot_advisor.analyzer.advice.cardplay import CardAdvice
+from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
+from tarot_advisor.analyzer.advice.review_decision import DealReview
+from tarot_advisor.analyzer.cards import format_card
+from tarot_advisor.cli.advise import (
+    advice_line,
+    chelem_line,
+    contract_cells,
+    count_line,
+    poignee_line,
+    render,
+    sensitivity_lines,
+)
+from tarot_advisor.cli.advise_reading import reading_lines
+from tarot_advisor.cli.auction_view import action_label, action_rows, auction_heard
+from tarot_advisor.cli.ecart_view import ecart_cells, render_ecart
+from tarot_advisor.cli.play import card_cells, table
+from tarot_advisor.cli.review import deal_text, decision_cells, seat_summary, seat_title
+
+_CHARTS = threading.Lock()
+"""matplotlib's font cache and text layout are shared: one chart drawn at a time."""
+
+
+def advice_view(analysis: Analysis) -> dict:
+    """The bid's advice: every line of ``tarot-advise``'s table, and its chart."""
+    text = render(analysis)
+    lines = text.splitlines()
+    auction = None
+    if analysis.auction is not None:
+        auction = {
+            "heard": auction_heard(analysis),
+            "actions": [
+                {
+                    "label": action_label(action),
+                    "value": value,
+                    "advised": action == analysis.recommendation,
+                }
+                for action, value in action_rows(analysis)
+            ],
+        }
+    return {
+        "kind": "bid",
+        "title": lines[0],
+        "count": count_line(analysis),
+        "call": next((line for line in lines if line.startswith("Call: ")), None),
+        "columns": ["Contract", "P(make) [95%]", "E[score] ± 95%", "Petit au bout", "Chelem"],
+        "rows": [
+            {
+                "cells": contract_cells(analysis, contract),
+                "advised": contract.value == analysis.recommendation,
+            }
+            for contract in analysis.contracts
+        ],
+        "auction": auction,
+        "advice": advice_line(analysis),
+        "poignee": poignee_line(analysis),
+        "chelem": chelem_line(analysis),
+        "notes": sensitivity_lines(analysis) + reading_lines(analysis),
+        "footer": lines[-1],
+        "text": text,
+        "chart": chart(analysis),
+    }
+
+
+def ecart_view(analysis: EcartAnalysis) -> dict:
+    """The écart's advice: ``tarot-advise --chien``'s table."""
+    text = render_ecart(analysis)
+    lines = text.splitlines()
+    return {
+        "kind": "ecart",
+        "title": lines[0],
+        "subtitle": lines[1],
+        "columns": ["Écart", "E[score] ± 95%", "P(make) ± 95%", "vs engine", "Poignée", "Ideas"],
+        "rows": [
+            {
+                "cells": ecart_cells(result),
+                "advised": result is analysis.recommended,
+                "cards": [format_card(card) for card in result.cards],
+            }
+            for result in analysis.candidates
+        ],
+        "advice": lines[-2],
+        "footer": lines[-1],
+        "text": text,
+    }
+
+
+def play_view(advice: CardAdvice, seconds: float) -> dict:
+    """The card play's advice: ``tarot-play``'s table, best card first."""
+    text = table(advice, seconds)
+    lines = text.splitlines()
+    return {
+        "kind": "play",
+        "title": lines[0],
+        "columns": ["Card", "E[score] (you)", "vs best", "P(make) [95%]"],
+        "rows": [
+            {
+                "cells": card_cells(estimate, rank),
+                "card": format_card(estimate.card),
+                "greedy": estimate.card == advice.greedy_choice,
+            }
+            for rank, estimate in enumerate(advice.cards)
+        ],
+        "notes": lines[-2:],
+        "text": text,
+    }
+
+
+def review_view(review: DealReview) -> dict:
+    """The deal's review: ``tarot-review``'s table and sentences for each seat, and the tricks
+    (cards in play order, who played them, who won) for the page to draw beside the cards."""
+    text = deal_text(1, review)
+    lines = text.splitlines()
+    seats = [
+        {
+            "title": seat_title(seat),
+            "seat": seat.seat,
+            "hand": [format_card(card) for card in seat.hand],
+            "rows": [
+                {
+                    "cells": decision_cells(decision),
+                    "significant": decision.significant,
+                    "trick": decision.trick,
+                }
+                for decision in seat.decisions
+            ],
+            "summary": seat_summary(seat),
+        }
+        for seat in review.seats
+    ]
+    tricks = [
+        {
+            "cards": [format_card(card) for card in trick.cards],
+            "seats": list(trick.seats),
+            "winner": trick.winner,
+        }
+        for trick in review.game.tricks
+    ]
+    return {
+        "kind": "review",
+        "title": lines[0].removeprefix("Deal 1: "),
+        "columns": ["Decision", "Played", "Best", "Cost", "± SE", ""],
+        "taker": review.game.taker,
+        "seats": seats,
+        "tricks": tricks,
+        "footer": lines[-1],
+        "text": text,
+    }
+
+
+def chart(analysis: Analysis) -> str:
+    """``tarot-advise --plot FILE.png``'s picture as a ``data:`` URI."""
+    # matplotlib costs ~0.5 s to import: only the first chart pays it.
+    from tarot_advisor.reports.advice_chart import advice_figure
+    from tarot_advisor.reports.html import png_bytes
+
+    with _CHARTS:
+        png = png_bytes(advice_figure(analysis))
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")

@@ -1,0 +1,134 @@
+"""tarot-review (issue 26): a played deal's decisions, what was best, and what the choice cost.
+
+The planted records (tests/data/review/make_records.py says how they were made) are deals the
+greedy played, in which the taker then throws the Petit into a trick the defence wins with a
+trump, where he had played a higher trump and saved the Petit later.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tarot_advisor.analyzer.advice.review import review_deal
+from tarot_advisor.analyzer.cards import PETIT
+from tarot_advisor.analyzer.game import hand_size
+from tarot_advisor.analyzer.rulebook.record import replay_game
+from tarot_advisor.cli.review import main
+
+DATA = Path(__file__).parent / "data"
+SAMPLES = 200
+
+
+def planted(players: int) -> dict:
+    return json.loads((DATA / "review" / f"planted-{players}.json").read_text(encoding="utf-8"))
+
+
+def petit_trick(data: dict) -> int:
+    """The trick (1-based) in which the taker threw the Petit away."""
+    game = replay_game(data)
+    return next(t.number for t in game.tricks if PETIT in t.cards)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_petit_thrown_under_the_defences_trump_is_the_costliest_decision(players: int) -> None:
+    data = planted(players)
+    review = review_deal(data, samples=SAMPLES, call_samples=SAMPLES, seed=5)
+    (seat,) = review.seats
+    assert (seat.seat, seat.role) == (data["taker"], "taker")
+    worst = seat.costliest(1)[0]
+    assert (worst.kind, worst.trick, worst.played) == ("card", petit_trick(data), "1")
+    assert worst.best not in (None, "1") and worst.significant
+    assert worst.cost is not None and worst.cost.mean > 0
+    # The best card saves the Petit: a card the seat could play, ranked first.
+    assert worst.ranking[0]["card"] == worst.best
+    cards = [d for d in seat.decisions if d.kind == "card"]
+    assert [d.trick for d in cards] == list(range(1, hand_size(players) + 1))
+    for decision in seat.decisions:
+        if decision.cost is not None and decision.cost.se > 0:
+            assert decision.cost.mean >= -3 * decision.cost.se
+
+
+def test_a_forced_card_costs_nothing_and_is_not_searched() -> None:
+    review = review_deal(planted(4), samples=SAMPLES, call_samples=SAMPLES, seed=5)
+    last = [d for d in review.seats[0].decisions if d.kind == "card"][-1]
+    assert (last.note, last.cost.mean, last.ranking) == ("forced", 0.0, ())
+    assert last.played == last.best
+
+
+def test_the_position_seen_hides_the_others_hands_and_later_poignees() -> None:
+    review = review_deal(planted(3), samples=SAMPLES, call_samples=SAMPLES, seed=5)
+    first = next(d for d in review.seats[0].decisions if d.kind == "card")
+    assert first.position["seat"] == 0 and first.position["tricks"] == []
+    assert len(first.position["hand"]) == hand_size(3)
+    assert "result" not in first.position
+
+
+def test_same_seed_same_review_whatever_jobs() -> None:
+    data = planted(4)
+    one = review_deal(data, samples=40, call_samples=40, seed=9, jobs=1).to_dict()
+    two = review_deal(data, samples=40, call_samples=40, seed=9, jobs=2).to_dict()
+    assert one == two
+
+
+def test_a_tarotclub_deal_is_reviewed_and_says_what_it_cannot_measure(tmp_path: Path) -> None:
+    source = DATA / "tarotclub" / "tarotmag_18.json"
+    page = tmp_path / "review.html"
+    result = CliRunner().invoke(
+        main, [str(source), "--json", "--samples", "60", "--html", str(page)]
+    )
+    assert result.exit_code == 0, result.output
+    review = json.loads(result.stdout)
+    assert {"seat", "role", "decisions", "total_cost", "total_cost_se"} <= set(review)
+    assert (review["seat"], review["role"]) == (0, "taker")
+    cards = [d for d in review["decisions"] if d["kind"] == "card"]
+    assert [d["trick"] for d in cards] == list(range(1, 19))
+    # No chien in this record: the taker's hand as dealt is unknown, so no bid is judged.
+    bid = next(d for d in review["decisions"] if d["kind"] == "bid")
+    assert bid["cost"] is None and "chien" in bid["note"]
+    text = page.read_text(encoding="utf-8")
+    assert "Deal 1" in text and "http" not in text and "src=" not in text
+
+
+def test_every_seat_reviewed_with_seat_all() -> None:
+    source = str(DATA / "review" / "planted-3.json")
+    result = CliRunner().invoke(main, [source, "--json", "--seat", "all", "--samples", "20"])
+    assert result.exit_code == 0, result.output
+    seats = json.loads(result.stdout)["seats"]
+    assert [s["seat"] for s in seats] == [0, 1, 2]
+    assert [s["role"] for s in seats] == ["taker", "defence", "defence"]
+    for seat in seats:
+        assert sum(d["kind"] == "card" for d in seat["decisions"]) == hand_size(3)
+
+
+def test_an_illegal_record_exits_1_with_the_replays_sentence(tmp_path: Path) -> None:
+    data = planted(4)
+    data["tricks"][0][1], data["tricks"][1][1] = data["tricks"][1][1], data["tricks"][0][1]
+    path = tmp_path / "illegal.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    result = CliRunner().invoke(main, [str(path), "--samples", "20"])
+    assert result.exit_code == 1
+    assert "illegal" in result.stderr and "Traceback" not in result.output
+
+
+def test_unreadable_input_exits_2_in_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("{not json", encoding="utf-8")
+    result = CliRunner().invoke(main, [str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "not valid JSON" in result.stderr
+    missing = CliRunner().invoke(main, [str(tmp_path / "absent.json")])
+    assert missing.exit_code == 2 and "no such file" in missing.stderr
+
+
+def test_one_bad_record_in_json_lines_does_not_stop_the_others(tmp_path: Path) -> None:
+    good = json.dumps(planted(3), ensure_ascii=False)
+    path = tmp_path / "deals.jsonl"
+    path.write_text(f"{good}\n{{broken\n{good}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, [str(path), "--json", "--samples", "10"])
+    assert result.exit_code == 2
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [("error" in line) for line in lines] == [False, True, False]
