@@ -33,6 +33,17 @@ def _has(lo: np.uint64, hi: np.uint64, card_lo: np.uint64, card_hi: np.uint64) -
 
 
 @kernel
+def _class_room(first: np.ndarray, kept: np.ndarray, t: np.int64, holder: np.int64) -> np.int64:
+    """The free places of the class whose first holder is ``holder`` in deal t (0 for the
+    other holders of a class)."""
+    places = 0
+    for p in range(first.shape[1]):
+        if first[t, p] == holder:
+            places += kept[t, p]
+    return places
+
+
+@kernel
 def prepare(
     constraints: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     card_lo: np.ndarray,
@@ -53,18 +64,15 @@ def prepare(
     may_lo, may_hi, must_lo, must_hi, count = constraints
     problem, twice, n_free, card, kept, first, order, room, allowed = out
     n_deals, h = count.shape
-    may = np.zeros((h, 78), np.bool_)
-    same_lo = np.zeros(h, np.uint64)
-    same_hi = np.zeros(h, np.uint64)
     for t in range(n_deals):
         problem[t], twice[t], n = 0, NONE, 0
         free_lo, free_hi = np.uint64(0), np.uint64(0)
-        kept[t, :] = count[t]
+        for p in range(h):
+            kept[t, p] = count[t, p]
         for c in range(78):
             held, possible = 0, False
             for p in range(h):
-                may[p, c] = _has(may_lo[t, p], may_hi[t, p], card_lo[c], card_hi[c])
-                possible |= may[p, c]
+                possible |= _has(may_lo[t, p], may_hi[t, p], card_lo[c], card_hi[c])
                 if _has(must_lo[t, p], must_hi[t, p], card_lo[c], card_hi[c]):
                     held += 1
                     kept[t, p] -= 1
@@ -76,36 +84,44 @@ def prepare(
                 free_lo |= card_lo[c]
                 free_hi |= card_hi[c]
         n_free[t] = n
+        places, overfull = 0, False
+        for p in range(h):
+            places += kept[t, p]
+            overfull |= kept[t, p] < 0
         if twice[t] != NONE:
             problem[t] = TWICE
-        elif kept[t].min() < 0:
+        elif overfull:
             problem[t] = OVERFULL
-        elif n != kept[t].sum():
+        elif n != places:
             problem[t] = MISCOUNTED
         if problem[t]:
             continue
         # Holders with room that may take exactly the same free cards are counted as one.
-        room[t, :] = 0
         for p in range(h):
-            same_lo[p], same_hi[p] = may_lo[t, p] & free_lo, may_hi[t, p] & free_hi
             first[t, p] = p
             for q in range(p if kept[t, p] > 0 else 0):
-                if kept[t, q] > 0 and same_lo[q] == same_lo[p] and same_hi[q] == same_hi[p]:
+                if (
+                    kept[t, q] > 0
+                    and may_lo[t, q] & free_lo == may_lo[t, p] & free_lo
+                    and may_hi[t, q] & free_hi == may_hi[t, p] & free_hi
+                ):
                     first[t, p] = first[t, q]
                     break
-            room[t, first[t, p]] += kept[t, p]
-        for p in range(h):  # a stable insertion by decreasing room
+        for p in range(h):  # a stable insertion by decreasing room, the class's on its first
             i = p
-            while i > 0 and room[t, order[t, i - 1]] < room[t, p]:
+            while i > 0 and _class_room(first, kept, t, order[t, i - 1]) < _class_room(
+                first, kept, t, p
+            ):
                 order[t, i] = order[t, i - 1]
                 i -= 1
             order[t, i] = p
-        merged = room[t].copy()
         for i in range(h):
-            room[t, i] = merged[order[t, i]]
-            if room[t, i] > 0:
-                for j in range(n):
-                    allowed[t, j, i] = may[order[t, i], card[t, j]]
+            holder = order[t, i]
+            room[t, i] = _class_room(first, kept, t, holder)
+            for j in range(n if room[t, i] > 0 else 0):
+                allowed[t, j, i] = _has(
+                    may_lo[t, holder], may_hi[t, holder], card_lo[card[t, j]], card_hi[card[t, j]]
+                )
 
 
 @kernel
@@ -113,37 +129,39 @@ def _add_card(
     tables: np.ndarray,
     j: np.int64,
     allowed: np.ndarray,
+    t: np.int64,
     room: np.int64,
     dims: np.ndarray,
     stride: np.ndarray,
     coord: np.ndarray,
 ) -> None:
-    """``W_{j+1}`` (``tables[j + 1]``) from ``W_j``, card j going to the ``allowed``
+    """``W_{j+1}`` (``tables[j + 1]``) from ``W_j``, card j of deal t going to the ``allowed``
     holders: each entry the sum, in float32 and in holder order, of the entries it comes from.
     Only the entries where the explicit holders hold between j + 1 − ``room`` (the implicit
     holder within its room) and j + 1 cards (no more than were placed) are other than 0: they
-    are computed run by run along holder 1's axis, the rest is 0."""
+    are computed run by run along holder 1's axis, the rest is 0. ``coord`` (h,) int64: room
+    to count the runs in."""
     h = stride.shape[0]
-    previous, table = tables[j], tables[j + 1]
-    for entry in range(table.shape[0]):
-        table[entry] = np.float32(0.0)
+    for entry in range(tables.shape[1]):
+        tables[j + 1, entry] = np.float32(0.0)
     low, high = max(0, j + 1 - room), j + 1
     length = dims[0]
     start, level = 0, 0  # the run's first entry, the cards of holders 2 … h − 1 there
-    coord[:] = 0
+    for e in range(h):
+        coord[e] = 0
     while True:
         first, last = start + max(0, low - level), start + min(length - 1, high - level)
         if first <= last:
-            if allowed[0]:
+            if allowed[t, j, 0]:
                 for entry in range(first, last + 1):
-                    table[entry] = previous[entry]
-            if allowed[1]:
+                    tables[j + 1, entry] = tables[j, entry]
+            if allowed[t, j, 1]:
                 for entry in range(max(first, start + 1), last + 1):
-                    table[entry] += previous[entry - 1]
+                    tables[j + 1, entry] += tables[j, entry - 1]
             for e in range(2, h):
-                if allowed[e] and coord[e] > 0:
+                if allowed[t, j, e] and coord[e] > 0:
                     for entry in range(first, last + 1):
-                        table[entry] += previous[entry - stride[e]]
+                        tables[j + 1, entry] += tables[j, entry - stride[e]]
         e = 2  # the next run
         while e < h:
             coord[e] += 1
@@ -167,6 +185,7 @@ def count_and_draw(
     dims: np.ndarray,
     uniform: np.ndarray,
     holder: np.ndarray,
+    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> np.int64:
     """The counting draw of the :mod:`worlds` docstring, deal by deal: fills ``holder`` ((T, k, M)
     int64) with the holder (0 … h − 1) of every card in k uniform worlds of each of T deals;
@@ -186,26 +205,23 @@ def count_and_draw(
     (none, which a rounding could cause: holder h − 1). Padding cards are left as they were."""
     n_deals, m, h = allowed.shape
     k = uniform.shape[2]
+    tables, stride, coord, counts, running = work
     # The entry's move when a holder takes a card (the implicit one: 0). Holder 1's axis is the
     # fastest: its runs are the longest (the holders are by decreasing room).
-    stride = np.zeros(h, np.int64)
     size = 1
+    stride[0] = 0
     for e in range(1, h):
         stride[e] = size
         size *= dims[e - 1]
-    tables = np.empty((m + 1, size), np.float32)
-    coord = np.zeros(h, np.int64)
-    counts = np.empty(h, np.int64)
-    running = np.empty(h, np.float32)
     for t in range(n_deals):
-        # (Loops rather than numba's array expressions: the tables are small, and those cost
-        # more to set up than to run.)
+        # (Loops rather than numba's array expressions, which cost more to set up than to run
+        # on tables this small, and may allocate.)
         for entry in range(size):
             tables[0, entry] = np.float32(0.0)
         tables[0, 0] = np.float32(1.0)
         for j in range(m):
             if real[t, j]:
-                _add_card(tables, j, allowed[t, j], room[t, 0], dims, stride, coord)
+                _add_card(tables, j, allowed, t, room[t, 0], dims, stride, coord)
             else:
                 for entry in range(size):
                     tables[j + 1, entry] = tables[j, entry]
@@ -230,7 +246,8 @@ def count_and_draw(
             n_real += 1
         for w in range(k):
             here = end
-            counts[:] = room[t]
+            for p in range(h):
+                counts[p] = room[t, p]
             for j in range(n_real - 1, -1, -1):
                 total = np.float32(0.0)
                 for p in range(n_open):
@@ -258,6 +275,7 @@ def hand_out(
     card_hi: np.ndarray,
     out_lo: np.ndarray,
     out_hi: np.ndarray,
+    work: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> None:
     """The worlds as card sets: ``out_lo``/``out_hi`` (T, k, h) uint64, on entry each holder's
     certain cards, receive its free cards.
@@ -267,16 +285,16 @@ def hand_out(
     :func:`prepare`.
     A class's cards are shared out uniformly among its holders: in the order of their
     ``uniform`` draws ((T, k, M) float64), the first ``kept`` of them to its first holder, the
-    next to the next one… (every sharing as likely: :func:`worlds._exact`)."""
+    next to the next one… (every sharing as likely: :func:`worlds._exact`). ``work``: room
+    to work in, (78,) int64 twice and (h,) bool."""
     n_free, card, kept, first, order = prepared
     n_deals, k, _ = holder.shape
     h = order.shape[1]
-    owner = np.empty(78, np.int64)
-    sorted_ = np.empty(78, np.int64)
-    several = np.zeros(h, np.bool_)  # the first holders of the deal's classes of several
+    owner, sorted_, several = work  # several: the first holders of the classes of several
     for t in range(n_deals):
         n = n_free[t]
-        several[:] = False
+        for p in range(h):
+            several[p] = False
         for p in range(h):
             several[first[t, p]] |= first[t, p] != p
         for w in range(k):

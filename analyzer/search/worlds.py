@@ -152,7 +152,13 @@ def _exact(
             uniform = rng.random((m, len(part), k))  # the draws, one per card, last card first
             drawn = np.empty((len(part), k, m), np.int64)
             failed = drawing.count_and_draw(
-                allowed[part, :m], real[part, :m], room[part], np.array(dims), uniform, drawn
+                allowed[part, :m],
+                real[part, :m],
+                room[part],
+                np.array(dims),
+                uniform,
+                drawn,
+                _room_to_count(m, dims, h),
             )
             if failed >= 0:
                 rng.bit_generator.state = before  # a refusal leaves the generator as it was
@@ -165,9 +171,22 @@ def _exact(
     out_hi = np.repeat(constraints.must_hi[deals][:, None, :], k, axis=1)
     with quiet_wrap():
         drawing.hand_out(
-            holder, (n_free, card, kept, first, order), uniform, _CARD_LO, _CARD_HI, out_lo, out_hi
+            holder,
+            (n_free, card, kept, first, order),
+            uniform,
+            _CARD_LO,
+            _CARD_HI,
+            out_lo,
+            out_hi,
+            (np.empty(N_CARDS, np.int64), np.empty(N_CARDS, np.int64), np.empty(h, np.bool_)),
         )
     return out_lo, out_hi
+
+
+def _room_to_count(m: int, dims: tuple[int, ...], h: int) -> tuple[np.ndarray, ...]:
+    """:func:`drawing.count_and_draw`'s room to work in (the kernels allocate nothing)."""
+    tables = np.empty((m + 1, math.prod(dims)), np.float32)
+    return tables, *(np.empty(h, np.int64) for _ in range(3)), np.empty(h, np.float32)
 
 
 def check(constraints: Constraints) -> None:
