@@ -57,7 +57,7 @@ def prepare(
     :data:`MISCOUNTED`: then the rest of the deal is not filled), twice (T,) int64 the lowest
     card held twice (:data:`NONE`), n_free (T,) int64, card (T, 78) int64 the free cards in
     card order, kept (T, h) int64 each holder's free places, first (T, h) int64 the first
-    holder of each one's class (:func:`worlds._exact`), order (T, h) int64 the holders by
+    holder of each one's class (the :mod:`worlds` docstring), order (T, h) int64 the holders by
     decreasing room of their class (stable; room (T, h) int64 those rooms, 0 off a class's
     first holder) and allowed (T, 78, h) bool, zeros on entry: which sorted holder may take
     each free card (only holders with room)."""
@@ -285,7 +285,7 @@ def hand_out(
     :func:`prepare`.
     A class's cards are shared out uniformly among its holders: in the order of their
     ``uniform`` draws ((T, k, M) float64), the first ``kept`` of them to its first holder, the
-    next to the next one… (every sharing as likely: :func:`worlds._exact`). ``work``: room
+    next to the next one… (every sharing as likely: the :mod:`worlds` docstring). ``work``: room
     to work in, (78,) int64 twice and (h,) bool."""
     n_free, card, kept, first, order = prepared
     n_deals, k, _ = holder.shape

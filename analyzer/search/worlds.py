@@ -22,8 +22,13 @@ by powers of two, to keep float32 in range). One holder's count is implied by th
 (``j`` minus their sum), so the tables have one dimension fewer. Rejection by ``accept``
 keeps the uniform law on the accepted worlds (accepted draws are i.i.d. from it).
 
-Holders that may take the same free cards are counted as one and share its cards out at the
-end (:func:`_exact`), the rest put in order of decreasing room (the first is the implicit one).
+Holders with room that may take exactly the same free cards are counted as one holder (a
+class, its room the sum of theirs), and its cards are shared out among them at the end, in a
+uniformly random order of the cards (the first ``room`` to its first holder, the next to the
+next…). Every world of the classes is as many worlds of the holders (the ways to share each
+class's cards out, the same number for every world), so a uniform world of the classes shared
+out uniformly is a uniform world. The classes are put in order of decreasing room (the first is
+the implicit one).
 The tables and the draw are compiled kernels, deal by deal (:mod:`drawing`). The deals with as
 many holders with room are drawn as a group: their tables have the same axes (the group's
 longest), and their draws are one call to the generator, so that a seed gives the same worlds
