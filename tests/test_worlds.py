@@ -1,8 +1,13 @@
 """The consistent-world sampler: every world fits, and every world that fits is equally likely
-(checked against the exact enumeration of small end positions)."""
+(checked against the exact enumeration of small end positions). Its kernels draw the same worlds
+compiled or not."""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import subprocess
+import sys
 from collections import Counter
 
 import numpy as np
@@ -10,6 +15,7 @@ import pytest
 
 from tarot_advisor.analyzer.cards import parse_cards
 from tarot_advisor.analyzer.playout import bitboard as bb
+from tarot_advisor.analyzer.playout import words
 from tarot_advisor.analyzer.search.worlds import Constraints, NoWorldError, card_set, check, sample
 
 
@@ -159,3 +165,42 @@ def test_many_deals_at_once_each_keep_their_own_constraints():
     lo, hi = sample(both, 2000, np.random.default_rng(4))
     assert set(drawn(lo[:1], hi[:1])) <= set(enumerate_worlds(END_POSITION))
     assert set(drawn(lo[1:], hi[1:])) == set(enumerate_worlds(other))
+
+
+def test_a_deal_with_no_world_leaves_the_generator_as_it_was():
+    # The lookahead draws again from the same generator when its likely worlds are refused.
+    rng = np.random.default_rng(5)
+    with pytest.raises(NoWorldError, match="fits"):
+        sample(constraints(may=["", "R♠ 3♠", "3♠"], must=["", "", ""], count=[0, 0, 2]), 4, rng)
+    assert rng.random() == np.random.default_rng(5).random()
+
+
+SAME_CARDS = constraints(
+    may=["2♣", "R♠ 3♠ D♥ 7♥ 21", "R♠ 3♠ D♥ 7♥ 21", "D♥ 7♥ 3♠"],
+    must=["2♣", "", "", ""],
+    count=[1, 2, 2, 1],
+)
+
+
+def worlds_digest() -> str:
+    """A digest of the worlds drawn for the end position and for holders counted as one."""
+    digest = hashlib.sha256()
+    for seed, position in enumerate((END_POSITION, SAME_CARDS)):
+        for words_ in sample(position, 300, np.random.default_rng(seed)):
+            digest.update(words_.tobytes())
+    return digest.hexdigest()
+
+
+@pytest.mark.skipif(not words.compiled(), reason="the kernels are not compiled here")
+def test_the_kernels_draw_the_same_worlds_run_as_python():
+    code = (
+        "import sys; sys.path[:0] = sys.argv[1:]; import test_worlds as t; print(t.worlds_digest())"
+    )
+    uncompiled = subprocess.run(
+        [sys.executable, "-W", "error", "-c", code, os.path.dirname(__file__)],
+        env=dict(os.environ, NUMBA_DISABLE_JIT="1"),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert uncompiled.stdout.strip() == worlds_digest()

@@ -1,0 +1,323 @@
+"""The counting draw of :mod:`worlds`, deal by deal: three kernels (:func:`~..playout.words.kernel`,
+compiled by numba when it can be), one per step of :func:`worlds._exact`.
+
+:func:`prepare` reads each deal's constraints (its free cards, the holders' free places, the
+holders counted as one); :func:`count_and_draw` builds the counting tables ``W_j`` of the
+:mod:`worlds` docstring and draws the worlds back from them; :func:`hand_out` shares each class's
+cards out to its holders and turns the worlds into card sets. Card sets are ``uint64`` (lo, hi)
+words as in :mod:`~..playout.bitboard`; a card is in a set when the set shares a bit with the
+card's own pair (``card_lo``/``card_hi``, (78,) uint64).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..playout.words import kernel
+
+RESCALE_EVERY = 8
+"""Cards between two rescalings of the counting tables: a card multiplies an entry by at most
+the number of holders (6), so float32 stays far from its range (6 ** 8 < 2 ** 21)."""
+NONE = 78
+"""No card (a card id past the last)."""
+TWICE, OVERFULL, MISCOUNTED = 1, 2, 3
+"""What :func:`prepare` finds wrong with a deal: a card certainly held by two holders, a holder
+certainly holding more cards than it has, hidden cards not as many as the free places."""
+
+
+@kernel
+def _has(lo: np.uint64, hi: np.uint64, card_lo: np.uint64, card_hi: np.uint64) -> bool:
+    return ((lo & card_lo) | (hi & card_hi)) != np.uint64(0)
+
+
+@kernel
+def _class_room(first: np.ndarray, kept: np.ndarray, t: np.int64, holder: np.int64) -> np.int64:
+    """The free places of the class whose first holder is ``holder`` in deal t (0 for the
+    other holders of a class)."""
+    places = 0
+    for p in range(first.shape[1]):
+        if first[t, p] == holder:
+            places += kept[t, p]
+    return places
+
+
+@kernel
+def prepare(
+    constraints: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    card_lo: np.ndarray,
+    card_hi: np.ndarray,
+    out: tuple[np.ndarray, ...],
+) -> None:
+    """Each deal's free cards and holders, ready to count (:func:`worlds._exact`).
+
+    ``constraints``: may_lo, may_hi, must_lo, must_hi (T, h) uint64 and count (T, h) int64.
+    Fills ``out``: problem (T,) int64 (0, or :data:`TWICE`, :data:`OVERFULL`,
+    :data:`MISCOUNTED`: then the rest of the deal is not filled), twice (T,) int64 the lowest
+    card held twice (:data:`NONE`), n_free (T,) int64, card (T, 78) int64 the free cards in
+    card order, kept (T, h) int64 each holder's free places, first (T, h) int64 the first
+    holder of each one's class (the :mod:`worlds` docstring), order (T, h) int64 the holders by
+    decreasing room of their class (stable; room (T, h) int64 those rooms, 0 off a class's
+    first holder) and allowed (T, 78, h) bool, zeros on entry: which sorted holder may take
+    each free card (only holders with room)."""
+    may_lo, may_hi, must_lo, must_hi, count = constraints
+    problem, twice, n_free, card, kept, first, order, room, allowed = out
+    n_deals, h = count.shape
+    for t in range(n_deals):
+        problem[t], twice[t], n = 0, NONE, 0
+        free_lo, free_hi = np.uint64(0), np.uint64(0)
+        for p in range(h):
+            kept[t, p] = count[t, p]
+        for c in range(78):
+            held, possible = 0, False
+            for p in range(h):
+                possible |= _has(may_lo[t, p], may_hi[t, p], card_lo[c], card_hi[c])
+                if _has(must_lo[t, p], must_hi[t, p], card_lo[c], card_hi[c]):
+                    held += 1
+                    kept[t, p] -= 1
+            if held > 1 and twice[t] == NONE:
+                twice[t] = c
+            if possible and held == 0:
+                card[t, n] = c
+                n += 1
+                free_lo |= card_lo[c]
+                free_hi |= card_hi[c]
+        n_free[t] = n
+        places, overfull = 0, False
+        for p in range(h):
+            places += kept[t, p]
+            overfull |= kept[t, p] < 0
+        if twice[t] != NONE:
+            problem[t] = TWICE
+        elif overfull:
+            problem[t] = OVERFULL
+        elif n != places:
+            problem[t] = MISCOUNTED
+        if problem[t]:
+            continue
+        # Holders with room that may take exactly the same free cards are counted as one.
+        for p in range(h):
+            first[t, p] = p
+            for q in range(p if kept[t, p] > 0 else 0):
+                if (
+                    kept[t, q] > 0
+                    and may_lo[t, q] & free_lo == may_lo[t, p] & free_lo
+                    and may_hi[t, q] & free_hi == may_hi[t, p] & free_hi
+                ):
+                    first[t, p] = first[t, q]
+                    break
+        for p in range(h):  # a stable insertion by decreasing room, the class's on its first
+            i = p
+            while i > 0 and _class_room(first, kept, t, order[t, i - 1]) < _class_room(
+                first, kept, t, p
+            ):
+                order[t, i] = order[t, i - 1]
+                i -= 1
+            order[t, i] = p
+        for i in range(h):
+            holder = order[t, i]
+            room[t, i] = _class_room(first, kept, t, holder)
+            for j in range(n if room[t, i] > 0 else 0):
+                allowed[t, j, i] = _has(
+                    may_lo[t, holder], may_hi[t, holder], card_lo[card[t, j]], card_hi[card[t, j]]
+                )
+
+
+@kernel
+def _add_card(
+    tables: np.ndarray,
+    j: np.int64,
+    allowed: np.ndarray,
+    t: np.int64,
+    room: np.int64,
+    dims: np.ndarray,
+    stride: np.ndarray,
+    coord: np.ndarray,
+) -> None:
+    """``W_{j+1}`` (``tables[j + 1]``) from ``W_j``, card j of deal t going to the ``allowed``
+    holders: each entry the sum, in float32 and in holder order, of the entries it comes from.
+    Only the entries where the explicit holders hold between j + 1 − ``room`` (the implicit
+    holder within its room) and j + 1 cards (no more than were placed) are other than 0: they
+    are computed run by run along holder 1's axis, the rest is 0. ``coord`` (h,) int64: room
+    to count the runs in."""
+    h = stride.shape[0]
+    for entry in range(tables.shape[1]):
+        tables[j + 1, entry] = np.float32(0.0)
+    low, high = max(0, j + 1 - room), j + 1
+    length = dims[0]
+    start, level = 0, 0  # the run's first entry, the cards of holders 2 … h − 1 there
+    for e in range(h):
+        coord[e] = 0
+    while True:
+        first, last = start + max(0, low - level), start + min(length - 1, high - level)
+        if first <= last:
+            if allowed[t, j, 0]:
+                for entry in range(first, last + 1):
+                    tables[j + 1, entry] = tables[j, entry]
+            if allowed[t, j, 1]:
+                for entry in range(max(first, start + 1), last + 1):
+                    tables[j + 1, entry] += tables[j, entry - 1]
+            for e in range(2, h):
+                if allowed[t, j, e] and coord[e] > 0:
+                    for entry in range(first, last + 1):
+                        tables[j + 1, entry] += tables[j, entry - stride[e]]
+        e = 2  # the next run
+        while e < h:
+            coord[e] += 1
+            start += stride[e]
+            level += 1
+            if coord[e] < dims[e - 1]:
+                break
+            start -= coord[e] * stride[e]
+            level -= coord[e]
+            coord[e] = 0
+            e += 1
+        if e == h:
+            return
+
+
+@kernel
+def count_and_draw(
+    allowed: np.ndarray,
+    real: np.ndarray,
+    room: np.ndarray,
+    dims: np.ndarray,
+    uniform: np.ndarray,
+    holder: np.ndarray,
+    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+) -> np.int64:
+    """The counting draw of the :mod:`worlds` docstring, deal by deal: fills ``holder`` ((T, k, M)
+    int64) with the holder (0 … h − 1) of every card in k uniform worlds of each of T deals;
+    returns −1, or the first deal with no world (its worlds and the later ones left unfilled).
+
+    ``allowed`` (T, M, h) bool: who may take each free card (padding cards: nobody);
+    ``real`` (T, M) bool: the deal's own cards, before its padding; ``room`` (T, h) int64: each
+    holder's free places, holder 0 the implicit one; ``dims`` (h − 1,) int64: the sizes of the
+    tables' axes, one per explicit holder, shared by the T deals (the rescaling sees all of a
+    table); ``uniform`` (M, T, k) float64: the draw of each card of each world, the last first.
+
+    ``W_j`` is a table over the explicit holders' counts; card j − 1 is added to it holder by
+    holder, implicit first (in float32, a sum in that order), and entries where the implicit
+    holder would hold more than its room are 0. Every :data:`RESCALE_EVERY` cards the table is
+    rescaled by a power of two to a maximum below 1 (exact: only the range needs keeping). A
+    card goes to the first holder whose running sum of ways passes its draw times their total
+    (none, which a rounding could cause: holder h − 1). Padding cards are left as they were."""
+    n_deals, m, h = allowed.shape
+    k = uniform.shape[2]
+    tables, stride, coord, counts, running = work
+    # The entry's move when a holder takes a card (the implicit one: 0). Holder 1's axis is the
+    # fastest: its runs are the longest (the holders are by decreasing room).
+    size = 1
+    stride[0] = 0
+    for e in range(1, h):
+        stride[e] = size
+        size *= dims[e - 1]
+    for t in range(n_deals):
+        # (Loops rather than numba's array expressions, which cost more to set up than to run
+        # on tables this small, and may allocate.)
+        for entry in range(size):
+            tables[0, entry] = np.float32(0.0)
+        tables[0, 0] = np.float32(1.0)
+        for j in range(m):
+            if real[t, j]:
+                _add_card(tables, j, allowed, t, room[t, 0], dims, stride, coord)
+            else:
+                for entry in range(size):
+                    tables[j + 1, entry] = tables[j, entry]
+            if j % RESCALE_EVERY == RESCALE_EVERY - 1:
+                largest = np.float32(0.0)
+                for entry in range(size):
+                    largest = max(largest, tables[j + 1, entry])
+                scale = np.float32(math.ldexp(1.0, -math.frexp(largest)[1]))
+                for entry in range(size):
+                    tables[j + 1, entry] *= scale
+        end = 0
+        for e in range(1, h):
+            end += room[t, e] * stride[e]
+        if not tables[m, end] > 0:
+            return t
+        # Only the holders with room (the first ones) and the real cards are drawn: the others
+        # add nothing to the sums, and padding goes to nobody.
+        n_open, n_real = 0, 0
+        while n_open < h and room[t, n_open] > 0:
+            n_open += 1
+        while n_real < m and real[t, n_real]:
+            n_real += 1
+        for w in range(k):
+            here = end
+            for p in range(h):
+                counts[p] = room[t, p]
+            for j in range(n_real - 1, -1, -1):
+                total = np.float32(0.0)
+                for p in range(n_open):
+                    if allowed[t, j, p] and (p == 0 or counts[p] > 0):
+                        total += tables[j, here - stride[p]]
+                    running[p] = total
+                past = uniform[m - 1 - j, t, w] * np.float64(total)
+                chosen = h - 1
+                for p in range(n_open):
+                    if running[p] > past:
+                        chosen = p
+                        counts[p] -= 1
+                        here -= stride[p]
+                        break
+                holder[t, w, j] = chosen
+    return -1
+
+
+@kernel
+def hand_out(
+    holder: np.ndarray,
+    prepared: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    uniform: np.ndarray,
+    card_lo: np.ndarray,
+    card_hi: np.ndarray,
+    out_lo: np.ndarray,
+    out_hi: np.ndarray,
+    work: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> None:
+    """The worlds as card sets: ``out_lo``/``out_hi`` (T, k, h) uint64, on entry each holder's
+    certain cards, receive its free cards.
+
+    ``holder`` (T, k, M) int64: the sorted holder (:func:`prepare`'s order) of each free card;
+    ``prepared``: n_free (T,), card (T, 78), kept (T, h), first (T, h), order (T, h) of
+    :func:`prepare`.
+    A class's cards are shared out uniformly among its holders: in the order of their
+    ``uniform`` draws ((T, k, M) float64), the first ``kept`` of them to its first holder, the
+    next to the next one… (every sharing as likely: the :mod:`worlds` docstring). ``work``: room
+    to work in, (78,) int64 twice and (h,) bool."""
+    n_free, card, kept, first, order = prepared
+    n_deals, k, _ = holder.shape
+    h = order.shape[1]
+    owner, sorted_, several = work  # several: the first holders of the classes of several
+    for t in range(n_deals):
+        n = n_free[t]
+        for p in range(h):
+            several[p] = False
+        for p in range(h):
+            several[first[t, p]] |= first[t, p] != p
+        for w in range(k):
+            for j in range(n):
+                owner[j] = order[t, holder[t, w, j]]
+            for c in range(h):
+                if not several[c]:
+                    continue
+                size = 0  # the class's cards by increasing draw (an insertion sort)
+                for j in range(n):
+                    if owner[j] == c:
+                        i = size
+                        while i > 0 and uniform[t, w, sorted_[i - 1]] > uniform[t, w, j]:
+                            sorted_[i] = sorted_[i - 1]
+                            i -= 1
+                        sorted_[i] = j
+                        size += 1
+                place = 0
+                for p in range(c, h):
+                    if first[t, p] == c:
+                        for i in range(place, place + kept[t, p]):
+                            owner[sorted_[i]] = p
+                        place += kept[t, p]
+            for j in range(n):
+                out_lo[t, w, owner[j]] |= card_lo[card[t, j]]
+                out_hi[t, w, owner[j]] |= card_hi[card[t, j]]
