@@ -64,21 +64,23 @@ def cards_in(lo: int, hi: int) -> list[int]:
     return sorted(bb.to_cards(int(lo), int(hi)))
 
 
-def fold_trick(cards_lo: np.ndarray, cards_hi: np.ndarray, length: np.ndarray):
-    """The trick state the engine keeps (suit led, cards beating the best), folded over the first
-    ``length`` (N,) cards of ``cards_lo/hi`` (k, N) with the engine's own steps."""
-    n_deals = len(length)
-    lead_suit = np.full(n_deals, vr.NO_SUIT, np.int64)
-    beat_lo = np.full(n_deals, bb.ALL_LO, bb.U64)
-    beat_hi = np.full(n_deals, bb.TRUMPS_HI, bb.U64)
-    for position, (card_lo, card_hi) in enumerate(zip(cards_lo, cards_hi, strict=True)):
-        down = position < length
-        new_suit = vr.led_suit(lead_suit, card_lo, card_hi)
-        _, new_lo, new_hi = vr.beats(card_lo, card_hi, new_suit, beat_lo, beat_hi)
-        lead_suit = np.where(down, new_suit, lead_suit)
-        beat_lo = np.where(down, new_lo, beat_lo)
-        beat_hi = np.where(down, new_hi, beat_hi)
+def fold_trick(trick: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The trick state the engine keeps, (N,) int64 suit led and (N,) uint64 trumps that would
+    beat the best one, for the first ``length`` (N,) cards of ``trick`` (k, N) uint8, read off
+    the referee's own statements (:func:`rules.led_suit`, :func:`rules.highest_trump`)."""
+    lead_suit = np.full(len(length), vr.NO_SUIT, np.int64)
+    beat_hi = np.empty(len(length), bb.U64)
+    for row, (cards, n) in enumerate(zip(trick.T.tolist(), length.tolist(), strict=True)):
+        suit = rules.led_suit(cards[:n])
+        lead_suit[row] = vr.NO_SUIT if suit is None else suit
+        beat_hi[row] = _TRUMPS_ABOVE[rules.highest_trump(cards[:n])]
     return lead_suit, beat_hi
+
+
+_TRUMPS = [card for card in range(N_CARDS) if IS_TRUMP[card]]
+_TRUMPS_ABOVE = {
+    top: as_set([t for t in _TRUMPS if top is None or t > top])[1][0] for top in [None, *_TRUMPS]
+}
 
 
 def random_positions(players: int, n: int, seed: int):
@@ -114,8 +116,7 @@ def random_positions(players: int, n: int, seed: int):
 def test_legal_sets_equal_on_random_positions(players: int) -> None:
     hands, trick, length = random_positions(players, POSITIONS, seed=players)
     hand_lo, hand_hi = sets_of(hands)
-    trick_lo, trick_hi = bb.from_cards(trick[:, :, None])
-    lead_suit, beat_hi = fold_trick(trick_lo, trick_hi, length)
+    lead_suit, beat_hi = fold_trick(trick, length)
     legal_lo, legal_hi = vr.legal_plays(hand_lo, hand_hi, lead_suit, beat_hi)
     mismatches = []
     for row in range(POSITIONS):
@@ -134,8 +135,9 @@ def test_legal_moves_vectors(case: dict) -> None:
     """tests/vectors/legal_moves.json, through the engine's twin."""
     hand, trick = parse_cards(case["hand"]), parse_cards(case["trick"])
     hand_lo, hand_hi = as_set(hand)
-    trick_lo, trick_hi = bb.from_cards(np.array(trick, np.uint8).reshape(-1, 1, 1))
-    lead_suit, beat_hi = fold_trick(trick_lo, trick_hi, np.array([len(trick)]))
+    lead_suit, beat_hi = fold_trick(
+        np.array(trick, np.uint8).reshape(-1, 1), np.array([len(trick)])
+    )
     legal_lo, legal_hi = vr.legal_plays(hand_lo, hand_hi, lead_suit, beat_hi)
     assert cards_in(legal_lo[0], legal_hi[0]) == sorted(parse_cards(case["legal"]))
 
@@ -211,27 +213,6 @@ def test_engine_offers_the_referees_legal_sets(players: int, policy) -> None:
         assert offered == expected, (hand, trick, called)
 
 
-def test_trick_winner_equal_on_random_tricks() -> None:
-    rng = np.random.default_rng(11)
-    for players in (3, 4, 5):
-        tricks = np.argsort(rng.random((20_000, N_CARDS)), axis=1)[:, :players].astype(np.uint8)
-        winner = vr.trick_winner(*bb.from_cards(tricks.T[:, :, None]))
-        for row, trick in enumerate(tricks.tolist()):
-            assert winner[row] == rules.trick_winner(trick), trick
-
-
-def test_led_suit_folds_like_the_referee() -> None:
-    """The Excuse led leaves the suit to the next card."""
-    trick = parse_cards("Excuse 7♦ 12")
-    lo, hi = bb.from_cards(np.array(trick, np.uint8).reshape(-1, 1, 1))
-    suit = np.full(1, vr.NO_SUIT, np.int64)
-    suits = []
-    for card_lo, card_hi in zip(lo, hi, strict=True):
-        suit = vr.led_suit(suit, card_lo, card_hi)
-        suits.append(int(suit[0]))
-    assert suits == [vr.NO_SUIT, rules.led_suit(trick[:2]), rules.led_suit(trick)]
-
-
 # --- §5 The Excuse after the trick -------------------------------------------------------------
 
 
@@ -257,7 +238,7 @@ def test_excuse_rules_equal_on_random_last_tricks(last: bool) -> None:
         owners = rules.card_owners(trick, sides, winner, changes)
         receiver = rules.excuse_exchange(trick, sides, winner, changes)
 
-        best = vr.trick_winner(*bb.from_cards(np.array(trick, np.uint8).reshape(-1, 1, 1)))
+        best = np.array([rules.trick_winner(trick)])  # the engine's own: test_engine_vs_referee
         excuse_at = np.array([trick.index(EXCUSE) if EXCUSE in trick else -1])
         excuse_taker = np.array([EXCUSE in trick and sides[trick.index(EXCUSE)] == rules.TAKER])
         swept = np.array(

@@ -251,8 +251,9 @@ _UPDATED = operator.attrgetter(*TableArrays._fields[12:])
 def _lay_down(k, card_lo, card_hi, first_trick_shown, t, public):
     """The player at position ``k`` plays ``card_lo``/``card_hi`` ((N,) uint64, one bit per
     deal) in every deal: :func:`knowledge.observe` first, then the card leaves the hand and
-    joins the trick, which it may lead (:func:`vector_rules.led_suit`) and may win
-    (:func:`vector_rules.beats`, whose cards to beat are not asked after the trick's last card).
+    joins the trick, which it may lead (the first card but the Excuse sets the suit) and may win
+    (the highest trump, else the highest card of the suit led; the Excuse never wins), as
+    :func:`rules.trick_winner` says (``tests/test_engine_vs_referee.py``).
     ``t`` and ``public``: :class:`TableArrays` and :class:`KnowledgeArrays`, updated in place."""
     players = t.seat.shape[0]
     for d in range(card_lo.shape[0]):

@@ -1,11 +1,12 @@
 """The rules of :mod:`rules`, for N deals at once: each function here is the array twin of the
 function of the same name there, and ``tests/test_rule_twins.py`` holds every pair to the same
-answers. The engine applies the rules through these functions only.
+answers. The engine applies the rules through these functions, but for the trick in progress:
+its suit and the cards that would beat its best card so far are folded card by card, deal by
+deal, by the table's kernel (:func:`.table._lay_down`), which ``tests/test_engine_vs_referee.py``
+holds to the referee card by card.
 
 Card sets are ``uint64`` pairs ``lo``/``hi`` (see :mod:`bitboard`); every array is (N,) unless
-said. A trick in progress is summed up by its suit (:func:`led_suit`, folded card by card) and
-the cards that would beat its best card so far (:func:`beats`): that is all the rules of play
-read from it.
+said.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 
 from ..game import POIGNEE_BONUSES, POINTS2_NEEDED, poignee_thresholds, taker_share
 from . import bitboard as bb
-from .bitboard import U64, ZERO
+from .bitboard import ZERO
 
 NO_SUIT = -1
 """``lead_suit`` of a trick with no card yet, or only the Excuse."""
@@ -27,76 +28,12 @@ _NEEDED2 = np.array(POINTS2_NEEDED, np.int64)
 # --- §4 Play -----------------------------------------------------------------------------------
 
 
-def led_suit(lead_suit: np.ndarray, card_lo: np.ndarray, card_hi: np.ndarray) -> np.ndarray:
-    """The suit of the trick once ``card`` is added to it: the first card but the Excuse sets it.
-
-    Folded over a trick's cards from ``NO_SUIT``, this is :func:`rules.led_suit` (int64, −1 for
-    ``None``, 4 for trumps).
-    """
-    is_trump = (card_hi & bb.TRUMPS_HI) != ZERO
-    card_suit = bb.select(is_trump, TRUMP_LEAD, bb.lowest_bit(card_lo) & 3)
-    sets_suit = (lead_suit == NO_SUIT) & (card_hi != bb.EXCUSE_HI)
-    return bb.select(sets_suit, card_suit, lead_suit)
-
-
 def suit_cards(lead_suit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The cards of the suit led, as a set (none while no suit is set)."""
     return _SUIT_OR_NONE_LO[lead_suit], bb.keep(lead_suit == TRUMP_LEAD, bb.TRUMPS_HI)
 
 
 _SUIT_OR_NONE_LO = np.append(bb.SUIT_LO, [ZERO, ZERO])  # indexed by lead_suit: −1 → none, 4 → none
-
-
-def beats(
-    card_lo: np.ndarray,
-    card_hi: np.ndarray,
-    lead_suit: np.ndarray,
-    beat_lo: np.ndarray,
-    beat_hi: np.ndarray,
-    *,
-    suit_lo: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Whether ``card`` wins the trick over its best card so far, and the cards that would beat
-    the best card afterwards: ``(wins bool, beat_lo, beat_hi)``.
-
-    ``lead_suit`` is the trick's suit with ``card`` added (:func:`led_suit`); ``suit_lo`` its
-    cards, when the caller keeps them (:func:`suit_cards`); ``beat_lo/hi`` are the cards that
-    beat the best card before it — every card of the deck on an empty trick. The highest trump
-    wins, else the highest card of the suit led; the Excuse never wins here.
-    """
-    if suit_lo is None:
-        suit_lo, _ = suit_cards(lead_suit)
-    trumps_in = (card_hi & beat_hi) != ZERO  # beat_hi holds trumps only: never the Excuse
-    wins = ((card_lo & beat_lo) != ZERO) | trumps_in
-    # A trump has no bit in lo, and nothing is above an empty set: after a trump wins, no suited
-    # card beats it. A suited card wins only while no trump is down, when every trump beats it,
-    # as beat_hi already says: only a winning trump changes beat_hi.
-    new_lo = suit_lo & bb.above(card_lo)
-    new_hi = bb.TRUMPS_HI & bb.above(card_hi)
-    return wins, bb.select(wins, new_lo, beat_lo), bb.select(trumps_in, new_hi, beat_hi)
-
-
-def wins(
-    card_lo: np.ndarray, card_hi: np.ndarray, beat_lo: np.ndarray, beat_hi: np.ndarray
-) -> np.ndarray:
-    """(N,) bool: whether ``card`` wins the trick over its best card so far — :func:`beats`'
-    first answer alone, for the trick's last card (nothing need beat the best one after it)."""
-    return ((card_lo & beat_lo) | (card_hi & beat_hi)) != ZERO
-
-
-def trick_winner(cards_lo: np.ndarray, cards_hi: np.ndarray) -> np.ndarray:
-    """(N,) int64 index of the card that wins each trick; ``cards_lo/hi`` (k, N) one-bit masks in
-    play order. Folds :func:`led_suit` and :func:`beats` as the engine does, card by card."""
-    n_deals = cards_lo.shape[1]
-    lead_suit = np.full(n_deals, NO_SUIT, np.int64)
-    beat_lo = np.full(n_deals, bb.ALL_LO, U64)
-    beat_hi = np.full(n_deals, bb.TRUMPS_HI, U64)
-    winner = np.full(n_deals, -1, np.int64)
-    for position, (card_lo, card_hi) in enumerate(zip(cards_lo, cards_hi, strict=True)):
-        lead_suit = led_suit(lead_suit, card_lo, card_hi)
-        wins, beat_lo, beat_hi = beats(card_lo, card_hi, lead_suit, beat_lo, beat_hi)
-        winner = bb.select(wins, position, winner)
-    return winner
 
 
 def legal_plays(
