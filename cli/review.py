@@ -110,8 +110,8 @@ def run_review(
     """What ``tarot-review`` computes for one record as :func:`load_records` gives it, with the
     command's options: the review (:func:`review_document` is its ``--json`` line). A record
     that breaks a rule raises :class:`.errors.InputError` with code 1, one that is not a deal
-    record with code 2, each with the command's sentence and the record's error as cause."""
-    check_sizes(samples, jobs)
+    record with code 2, each with the command's sentence and the record's error as cause.
+    The caller checks the sizes first (:func:`check_sizes`), once for all its records."""
     try:
         if isinstance(data, RecordSyntaxError):
             raise data
