@@ -304,7 +304,14 @@ class Policy(Protocol):
     """Chooses one legal card per deal asked about: ``choose`` returns a one-bit (lo, hi) pair
     of (M,) uint64 taken from ``turn.legal_lo``/``legal_hi``, deciding only from what the player
     may know (rules.md §12). The engine asks a policy at every turn, about its side's deals (none,
-    some or all: :attr:`Turn.deals`)."""
+    some or all: :attr:`Turn.deals`).
+
+    A policy may also play deals out by itself, faster: ``play_out(table, tally, step, end)``
+    plays every seat of every deal of ``table`` from card ``step`` to card ``end`` (counted from
+    0), recording in ``tally`` (a :class:`.tally.Tally`), to the cards ``choose`` would give at
+    every card, drawing nothing. The engine asks it instead when it plays both sides (or
+    another instance of its class does: they must play alike), and keeps the table's trick and
+    position itself (:func:`.engine.play_on`)."""
 
     name: str
 
