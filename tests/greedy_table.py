@@ -8,3 +8,5 @@ GREEDY = {"taker_policy": "greedy", "defence_policy": "greedy"}
 """``analyse_hand``'s keywords for the greedy at every seat."""
 GREEDY_SIDES = Sides("greedy", "greedy")
 """``analyse_ecart``'s ``sides`` for the greedy at every seat."""
+GREEDY_OPTIONS = ["--taker", "greedy", "--defence", "greedy"]
+"""The same table on a command line."""

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from greedy_table import GREEDY
+from greedy_table import GREEDY, GREEDY_OPTIONS
 
 from tarot_advisor.analyzer.advice import hand_samples
 from tarot_advisor.analyzer.advice.advisor import HandError, analyse_hand
@@ -195,7 +195,17 @@ def test_a_petit_sec_hand_is_a_void_deal():
 def test_cli_json_has_the_documented_keys_and_dumped_deals_replay(tmp_path):
     dump = tmp_path / "deals.jsonl"
     result = CliRunner().invoke(
-        advise, [EXAMPLE, "--samples", "40", "--json", "--dump-deals", str(dump), "--quiet"]
+        advise,
+        [
+            EXAMPLE,
+            "--samples",
+            "40",
+            *GREEDY_OPTIONS,
+            "--json",
+            "--dump-deals",
+            str(dump),
+            "--quiet",
+        ],
     )
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from greedy_table import GREEDY
+from greedy_table import GREEDY, GREEDY_OPTIONS
 
 from tarot_advisor.analyzer.advice.advisor import HandError, analyse_hand
 from tarot_advisor.analyzer.advice.auction import (
@@ -107,7 +107,9 @@ def test_without_bids_passing_is_still_valued():
 
 def test_cli_bids_json_keys_and_bad_auctions():
     runner = CliRunner()
-    result = runner.invoke(advise, [EXAMPLE, "--bids", "pass prise", "--samples", "200", "--json"])
+    result = runner.invoke(
+        advise, [EXAMPLE, "--bids", "pass prise", "--samples", "200", *GREEDY_OPTIONS, "--json"]
+    )
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert document["bids"] == ["pass", "prise"] and document["position"] == 3
@@ -129,7 +131,8 @@ def test_cli_bids_json_keys_and_bad_auctions():
 def test_an_impossible_auction_gets_one_sentence_and_exit_2():
     # No other hand counts 56 beside this monster: without noise nobody could have said Garde.
     result = CliRunner().invoke(
-        advise, [MONSTER, "--bids", "garde", "--others", "seed-exact", "--samples", "500"]
+        advise,
+        [MONSTER, "--bids", "garde", "--others", "seed-exact", "--samples", "500", *GREEDY_OPTIONS],
     )
     assert result.exit_code == 2
     assert "impossible" in result.stderr and result.stderr.count("\n") == 1

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from greedy_table import GREEDY_OPTIONS
 
 from tarot_advisor.analyzer.cards import CardError, parse_card, parse_cards
 from tarot_advisor.analyzer.rulebook.record import (
@@ -52,7 +53,8 @@ def test_samples_beyond_memory_are_refused_with_the_estimate(samples: str) -> No
 
 def test_a_dump_beyond_the_disk_is_refused_before_the_work(tmp_path: Path) -> None:
     result = CliRunner().invoke(
-        advise, [HAND, "--samples", "90000000", "--dump-deals", str(tmp_path / "d.jsonl")]
+        advise,
+        [HAND, "--samples", "90000000", *GREEDY_OPTIONS, "--dump-deals", str(tmp_path / "d.jsonl")],
     )
     assert "needs about" in one_sentence(result)
     assert not (tmp_path / "d.jsonl").exists()
@@ -84,7 +86,9 @@ def test_dump_deals_into_a_read_only_folder_is_refused(tmp_path: Path) -> None:
 
 def test_the_dump_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
     target = tmp_path / "d.jsonl"
-    result = CliRunner().invoke(advise, [HAND, "--samples", "20", "--dump-deals", str(target)])
+    result = CliRunner().invoke(
+        advise, [HAND, "--samples", "20", *GREEDY_OPTIONS, "--dump-deals", str(target)]
+    )
     assert result.exit_code == 0
     assert [p.name for p in tmp_path.iterdir()] == ["d.jsonl"]  # no temporary file left
     # A record per contract; none of these 20 deals gives the taker a poignée to show (each
@@ -111,7 +115,9 @@ def test_wrong_types_are_named(arguments: list[str], message: str) -> None:
 
 def test_a_hand_typed_on_a_phone_is_read() -> None:
     phone = HAND.replace("♥", "♥\ufe0f").replace("♦", "♦️")
-    result = CliRunner().invoke(advise, ["\ufeff" + phone, "--samples", "20", "--json"])
+    result = CliRunner().invoke(
+        advise, ["\ufeff" + phone, "--samples", "20", *GREEDY_OPTIONS, "--json"]
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["hand"][:6] == ["21", "19", "12", "6", "1", "Excuse"]
 
@@ -204,7 +210,7 @@ def test_wilson_intervals_stay_honest_at_0_and_100_percent() -> None:
 
 def test_advise_never_prints_a_zero_width_interval() -> None:
     monster = "21 20 19 18 17 16 15 14 13 12 1 Excuse R♥ D♥ R♠ R♦ R♣ D♣"
-    result = CliRunner().invoke(advise, [monster, "--samples", "300"])
+    result = CliRunner().invoke(advise, [monster, "--samples", "300", *GREEDY_OPTIONS])
     assert result.exit_code == 0, result.output
     assert "± 0.0" not in result.stdout and "± nan" not in result.stdout
     assert "100.0% [98.7–100]" in result.stdout or "[0–1.3]" in result.stdout

@@ -22,6 +22,8 @@ DATA = Path(__file__).parent.parent / "data"
 POSITION = DATA / "positions" / "garde-4p-trick-10.json"
 EXAMPLES = DATA / "deals" / "examples.jsonl"
 SUBCOMMANDS = sorted(report.commands)
+GREEDY = ["--taker", "greedy", "--defence", "greedy"]
+"""The greedy table: these tests check the commands' manners, not the play."""
 
 
 def _invoke(command: click.Command, arguments: list[str]):
@@ -42,7 +44,7 @@ def test_every_command_answers_h_and_version(command: click.Command, prefix: lis
 
 @pytest.mark.parametrize(
     ("command", "prefix"),
-    [(advise, []), (play, [])] + [(report, [name]) for name in SUBCOMMANDS if name != "bench"],
+    [(play, [])] + [(report, [name]) for name in SUBCOMMANDS if name != "bench"],
 )
 def test_jobs_has_one_default_and_one_rule(command: click.Command, prefix: list[str]) -> None:
     helped = " ".join(_invoke(command, [*prefix, "-h"]).stdout.split())
@@ -50,11 +52,19 @@ def test_jobs_has_one_default_and_one_rule(command: click.Command, prefix: list[
     assert "[default: 1]" in helped.split("--jobs", 1)[1]
 
 
+def test_the_advice_uses_every_core_by_default_its_workers_forked() -> None:
+    # The one exception: its workers are forked (started in milliseconds, not a second), and
+    # the lookahead's advice takes seconds that two cores halve.
+    helped = " ".join(_invoke(advise, ["-h"]).stdout.split())
+    jobs = helped.split("--jobs", 1)[1]
+    assert "forked from this one" in jobs and "[default: 0]" in jobs
+
+
 @pytest.mark.parametrize(
     ("command", "arguments"),
     [
-        (advise, [HAND, "--samples", "40", "--json", "--quiet"]),
-        (advise, [HAND, "--samples", "20", "--chien", "3♥ 9♦ 14 R♠ 2♣ V♠", "--json"]),
+        (advise, [HAND, "--samples", "40", *GREEDY, "--json", "--quiet"]),
+        (advise, [HAND, "--samples", "20", *GREEDY, "--chien", "3♥ 9♦ 14 R♠ 2♣ V♠", "--json"]),
         (play, [str(POSITION), "--samples", "30", "--json"]),
         (report, ["check-engine", "--deals", "30", "--json", "--quiet"]),
         (report, ["duel", "--policy", "greedy", "--against", "simple", "--deals", "20", "--json"]),
@@ -116,10 +126,10 @@ def test_the_duel_validates_its_contract_and_keeps_the_old_option_names() -> Non
 
 def test_plot_draws_the_analysis_into_a_png_or_an_html_page(tmp_path: Path) -> None:
     picture, page = tmp_path / "hand.png", tmp_path / "hand.html"
-    drawn = _invoke(advise, [HAND, "--samples", "40", "--plot", str(picture)])
+    drawn = _invoke(advise, [HAND, "--samples", "40", *GREEDY, "--plot", str(picture)])
     assert drawn.exit_code == 0, drawn.output
     assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
-    assert _invoke(advise, [HAND, "--samples", "40", "--plot", str(page)]).exit_code == 0
+    assert _invoke(advise, [HAND, "--samples", "40", *GREEDY, "--plot", str(page)]).exit_code == 0
     text = page.read_text(encoding="utf-8")
     assert '<img src="data:image/png;base64,' in text and "Garde Contre" in text
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hand.html", "hand.png"]
@@ -135,14 +145,14 @@ def test_plot_draws_the_analysis_into_a_png_or_an_html_page(tmp_path: Path) -> N
 )
 def test_a_plot_that_cannot_be_written_is_refused_first(tmp_path, arguments, message) -> None:
     filled = [a.format(tmp=tmp_path) for a in arguments]
-    assert message in _one_sentence(_invoke(advise, [HAND, "--samples", "40", *filled]))
+    assert message in _one_sentence(_invoke(advise, [HAND, "--samples", "40", *GREEDY, *filled]))
     assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(
     ("command", "arguments", "unit"),
     [
-        (advise, [HAND, "--samples", "20"], "batches of 5,000 samples"),
+        (advise, [HAND, "--samples", "20", *GREEDY], "batches of samples"),
         (replay, [str(EXAMPLES)], "records"),
         (report, ["check-engine", "--deals", "20"], "deals"),
         (report, ["duel", "--policy", "greedy", "--against", "simple", "--deals", "4"], "deals"),
@@ -157,6 +167,8 @@ def test_progress_shows_on_a_terminal_or_when_asked_in_its_unit(command, argumen
 
 def test_a_dump_shows_its_records_being_written(tmp_path: Path) -> None:
     dump = tmp_path / "deals.jsonl"
-    shown = _invoke(advise, [HAND, "--samples", "20", "--dump-deals", str(dump), "--progress"])
+    shown = _invoke(
+        advise, [HAND, "--samples", "20", *GREEDY, "--dump-deals", str(dump), "--progress"]
+    )
     assert "writing [" in shown.stderr and "80/80 deal records" in shown.stderr
     assert len(dump.read_text(encoding="utf-8").splitlines()) == 80

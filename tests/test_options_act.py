@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from greedy_table import GREEDY, GREEDY_SIDES
+from greedy_table import GREEDY, GREEDY_OPTIONS, GREEDY_SIDES
 
 from tarot_advisor.analyzer.advice import auction
 from tarot_advisor.analyzer.advice.advisor import analyse_hand
@@ -78,7 +78,8 @@ def test_the_ecart_advice_is_played_by_the_given_policies_and_names_them() -> No
     # Against a random defence the taker scores more with the engine's écart.
     assert weak.engine.expected_score.mean > default.engine.expected_score.mean
     result = CliRunner().invoke(
-        advise, [HAND, "--chien", CHIEN, "--samples", "20", "--defence", "random"]
+        advise,
+        [HAND, "--chien", CHIEN, "--samples", "20", "--taker", "greedy", "--defence", "random"],
     )
     assert "Played by: greedy for the taker's side, random for the defence." in result.stdout
 
@@ -119,7 +120,9 @@ def test_timings_without_json_is_refused_everywhere(command, arguments: list[str
 
 
 def test_the_hand_is_read_from_stdin_with_a_dash() -> None:
-    result = CliRunner().invoke(advise, ["-", "--samples", "10", "--json"], input=HAND + "\n")
+    result = CliRunner().invoke(
+        advise, ["-", "--samples", "10", *GREEDY_OPTIONS, "--json"], input=HAND + "\n"
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["hand"][:3] == ["21", "19", "12"]
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from greedy_table import GREEDY_OPTIONS
 
 from tarot_advisor.cli.advise import main as advise
 from tarot_advisor.cli.play import main as play
@@ -85,7 +86,9 @@ def test_a_link_is_followed_its_target_written_and_the_link_kept(tmp_path: Path)
     target.parent.mkdir()
     target.write_text("old")
     link.symlink_to(target)
-    result = CliRunner().invoke(advise, [HAND, "--samples", "4", "--dump-deals", str(link)])
+    result = CliRunner().invoke(
+        advise, [HAND, "--samples", "4", *GREEDY_OPTIONS, "--dump-deals", str(link)]
+    )
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and os.readlink(link) == str(target)
     lines = target.read_text().splitlines()
@@ -96,7 +99,9 @@ def test_a_link_is_followed_its_target_written_and_the_link_kept(tmp_path: Path)
 def test_a_dangling_link_writes_its_target_when_its_folder_exists(tmp_path: Path) -> None:
     link = tmp_path / "plot.html"
     link.symlink_to(tmp_path / "drawn.html")
-    result = CliRunner().invoke(advise, [HAND, "--samples", "4", "--plot", str(link)])
+    result = CliRunner().invoke(
+        advise, [HAND, "--samples", "4", *GREEDY_OPTIONS, "--plot", str(link)]
+    )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "drawn.html").read_text().startswith("<!DOCTYPE html>")
     missing = tmp_path / "gone.jsonl"
@@ -125,8 +130,8 @@ FULL_DISK = "Error: cannot write the output on stdout: No space left on device\n
 @pytest.mark.parametrize(
     "command",
     [
-        ["tarot-advise", HAND, "--samples", "4"],
-        ["tarot-advise", HAND, "--samples", "4", "--json"],
+        ["tarot-advise", HAND, "--samples", "4", *GREEDY_OPTIONS],
+        ["tarot-advise", HAND, "--samples", "4", *GREEDY_OPTIONS, "--json"],
         ["tarot-advise", "-h"],
         ["tarot-advise", "--version"],
         ["tarot-replay", str(DEALS)],
@@ -146,7 +151,7 @@ def test_a_full_disk_on_stdout_is_one_sentence(command: list[str]) -> None:
     [
         ["tarot-advise", "-h"],
         ["tarot-replay", str(DEALS)],
-        ["tarot-advise", HAND, "--samples", "4"],
+        ["tarot-advise", HAND, "--samples", "4", *GREEDY_OPTIONS],
     ],
     ids=["help", "replay", "advise"],
 )
@@ -169,7 +174,9 @@ def test_a_dump_that_cannot_be_written_is_one_sentence_after_the_table(
 
     monkeypatch.setattr("tarot_advisor.reports.files._write", full)
     target = tmp_path / "d.jsonl"
-    result = CliRunner().invoke(advise, [HAND, "--samples", "4", "--dump-deals", str(target)])
+    result = CliRunner().invoke(
+        advise, [HAND, "--samples", "4", *GREEDY_OPTIONS, "--dump-deals", str(target)]
+    )
     assert result.stderr == (
         f"Error: could not write the deal records to {target}: No space left on device\n"
     )
@@ -194,7 +201,7 @@ def test_a_dump_that_cannot_be_written_is_one_sentence_after_the_table(
         ),
         ([report, "check-engine", "--deals", "1000000000000"], "would take"),
         ([report, "bench", "--playouts", "1000000000000"], "would take"),
-        ([advise, HAND, "--samples", "1000000000000"], "needs about"),
+        ([advise, HAND, "--samples", "1000000000000", *GREEDY_OPTIONS], "needs about"),
     ],
 )
 def test_counts_far_too_large_are_refused_at_once_with_the_estimate(

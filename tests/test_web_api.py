@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from greedy_table import GREEDY_OPTIONS
 from web_helpers import post, run_job, serve  # noqa: F401  (serve: the fixture url)
 
 from tarot_advisor.cli.advise import main as advise
@@ -17,6 +18,10 @@ from tarot_advisor.cli.play import main as play
 from tarot_advisor.cli.review import main as review
 from tarot_advisor.cli.web.server import main as web
 from tarot_advisor.cli.web.table import next_cards
+
+
+GREEDY = {"taker": "greedy", "defence": "greedy"}
+"""The greedy table in a request's body."""
 
 HAND_4 = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
 HAND_3 = "21 20 18 15 13 11 9 7 5 3 1 Excuse R♠ D♠ 9♠ R♥ 8♥ 4♥ C♦ 6♦ 2♦ V♣ 10♣ 3♣"
@@ -33,16 +38,26 @@ def cli(command, args: list[str]):
     [
         ({"hand": HAND_4, "samples": 60}, [HAND_4, "--samples", "60"]),
         (
-            {"hand": HAND_4, "bids": ["pass", "prise"], "samples": 60, "seed": 5},
-            [HAND_4, "--bids", "pass prise", "--samples", "60", "--seed", "5"],
+            {"hand": HAND_4, "bids": ["pass", "prise"], "samples": 60, "seed": 5, **GREEDY},
+            [HAND_4, "--bids", "pass prise", "--samples", "60", "--seed", "5", *GREEDY_OPTIONS],
         ),
         (
-            {"hand": HAND_3, "players": 3, "position": 2, "samples": 60},
-            [HAND_3, "--players", "3", "--position", "2", "--samples", "60"],
+            {"hand": HAND_3, "players": 3, "position": 2, "samples": 60, **GREEDY},
+            [HAND_3, "--players", "3", "--position", "2", "--samples", "60", *GREEDY_OPTIONS],
         ),
         (
-            {"hand": HAND_5, "players": "5", "samples": 40, "defence": "simple"},
-            [HAND_5, "--players", "5", "--samples", "40", "--defence", "simple"],
+            {"hand": HAND_5, "players": "5", "samples": 40, "taker": "greedy", "defence": "simple"},
+            [
+                HAND_5,
+                "--players",
+                "5",
+                "--samples",
+                "40",
+                "--taker",
+                "greedy",
+                "--defence",
+                "simple",
+            ],
         ),
         (
             {"hand": HAND_4, "chien": "3♠ 5♥ 2♦ 9♣ 14 1♦", "contract": "prise", "samples": 30},
@@ -129,9 +144,12 @@ def test_sixteen_concurrent_requests_each_get_their_own_answer(url) -> None:
 
 
 def test_a_job_reports_progress_then_the_commands_json(url) -> None:
-    job = run_job(url, "advise", {"hand": HAND_4, "samples": 60})
+    greedy = {"taker": "greedy", "defence": "greedy"}
+    job = run_job(url, "advise", {"hand": HAND_4, "samples": 60, **greedy})
     assert job["state"] == "done"
-    assert job["result"] == json.loads(cli(advise, [HAND_4, "--samples", "60", "--json"]).stdout)
+    assert job["result"] == json.loads(
+        cli(advise, [HAND_4, "--samples", "60", *GREEDY_OPTIONS, "--json"]).stdout
+    )
     assert job["view"]["advice"].startswith("Advice: ")
     assert job["view"]["chart"].startswith("data:image/png;base64,")
 

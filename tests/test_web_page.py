@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from greedy_table import GREEDY_OPTIONS
 from web_helpers import serve  # noqa: F401  (serve: the fixture url)
 
 from tarot_advisor.cli.advise import main as advise
@@ -70,9 +71,12 @@ def test_a_clicked_hand_gets_the_command_lines_numbers(page) -> None:
     assert "18 / 18" in page.inner_text("#counter")
     page.click('[data-bid="pass"]')
     page.select_option("#samples", "500")
+    page.select_option("#play", "greedy")
     page.click("#advise")
     page.wait_for_selector("#advice-panel:not([hidden])", timeout=120_000)
-    result = CliRunner().invoke(advise, [" ".join(HAND), "--bids", "pass", "--samples", "500"])
+    result = CliRunner().invoke(
+        advise, [" ".join(HAND), "--bids", "pass", "--samples", "500", *GREEDY_OPTIONS]
+    )
     table = [" ".join(line.split()) for line in result.stdout.splitlines()]  # HTML collapses spaces
     rows = page.locator("#contracts tbody tr")
     assert rows.count() == 4

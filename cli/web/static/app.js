@@ -173,7 +173,9 @@ function adviseBody(extra) {
     players: state.players,
     position: state.bids.length || !$("position").value ? null : Number($("position").value),
     bids: state.bids.length ? state.bids.join(" ") : null,
-    samples: Number($("samples").value),
+    samples: $("samples").value ? Number($("samples").value) : null,
+    taker: $("play").value,
+    defence: $("play").value,
     ...extra,
   };
 }
@@ -247,7 +249,8 @@ async function adviseEcart() {
     const called = state.players === 5 ? $("ecart-called").value.trim() || null : null;
     const body = adviseBody({
       chien: order(state.picked.chien).join(" "), contract: segmentedValue("ecart-contract"),
-      called, samples: Math.min(Number($("samples").value), 1000), bids: null,
+      called, samples: $("samples").value ? Math.min(Number($("samples").value), 1000) : null,
+      bids: null,
     });
     const { view } = await job("advise", body, $("ecart-progress"));
     $("ecart-result").hidden = false;
