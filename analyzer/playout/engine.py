@@ -163,7 +163,7 @@ class InPlay:
         table = self.table
         table.hands_lo = np.take_along_axis(hands_lo, table.seat, axis=0)
         table.hands_hi = np.take_along_axis(hands_hi, table.seat, axis=0)
-        if table.trick == 0:
+        if self.step < table.players:  # (stopped between two tricks, the table's trick lags)
             self.shown_hi = table.shown_hi = table.shown_by_now()
         self.put_aside(aside_lo, aside_hi)
         takes = table.takes_chien
