@@ -12,8 +12,9 @@ the 5 and the 3 of a suit when the 4 is gone) are searched once.
 
 What it knows is the table's knowledge model (:func:`knowledge.of`, rules.md §12): its hand,
 the cards played, voids, "no trumps" and undertrumps shown, the poignées, the chien shown in
-Prise and Garde, its own écart when taking; and it records the cards each seat has played as
-the deal goes (it is asked at every turn before the last trick), to replay them in its worlds.
+Prise and Garde, its own écart when taking. It follows the cards played as the deal goes (it is
+asked at every turn before the last trick) on a :class:`midgame.Shadow` of the table, the
+public state from which each search sets up its worlds at the current card.
 """
 
 from __future__ import annotations
