@@ -328,27 +328,23 @@ def start(
 
 
 def follow(table: Table, rows: np.ndarray, partner: np.ndarray) -> InPlay:
-    """A game of the deals ``rows`` of ``table`` ((R,) int64, repeats allowed) before their
-    first card, as all at the table see them (no hands, nothing aside). Played on with the
-    table's cards, it keeps their public state, from which a search sets up its worlds at the
-    current card (:meth:`InPlay.take`, :meth:`InPlay.deal_hidden`) rather than replay every
-    card. Each row is given its ``partner`` ((R,) int64 seat, −1 none: with 5 players the sides
-    are not public)."""
+    """The deals ``rows`` of ``table`` ((R,) int64, repeats allowed) before their first card,
+    as all at the table see them (no hands, nothing aside), each with its ``partner`` ((R,)
+    seat, −1 none: with 5 players the sides are not public). Played on with the table's cards,
+    it keeps the public state a search sets up its worlds from (:meth:`InPlay.deal_hidden`)."""
     public = take_deals(table, rows)
     for name in ("hands_lo", "hands_hi", "ecart_lo", "ecart_hi"):
         setattr(public, name, np.zeros_like(getattr(public, name)))
     public.partner_seat = partner
     public.is_partner = public.seat == partner
     public.on_taker_side = public.is_taker | public.is_partner
-    called = None
-    if table.players == 5:
-        called = bb.card_ids(public.called_lo, public.called_hi).astype(np.int64)
+    called = bb.card_ids(public.called_lo, public.called_hi).astype(np.int64)
     return InPlay(
         table=public,
         tally=Tally(table.players, len(rows), keep_plays=False),
         taker=public.taker_seat.copy(),
         partner=public.partner_seat.copy(),
-        called=called,
+        called=called if table.players == 5 else None,
         chien_lo=public.public.chien_lo.copy(),
         chien_hi=public.public.chien_hi.copy(),
         shown_hi=public.shown_hi.copy(),
