@@ -64,8 +64,14 @@ def choose_jobs(jobs: int) -> int:
     return jobs
 
 
-def chunk_sizes(n_items: int, chunk_size: int) -> list[int]:
-    """The sizes of the chunks: ``chunk_size`` each, the last one holding the remainder."""
+def chunk_sizes(n_items: int, chunk_size: int | Sequence[int]) -> list[int]:
+    """The sizes of the chunks: ``chunk_size`` each, the last one holding the remainder; or,
+    given a sequence, those sizes (which must add up to ``n_items``)."""
+    if not isinstance(chunk_size, int):
+        sizes = [int(size) for size in chunk_size]
+        if sum(sizes) != n_items or min(sizes, default=1) < 1:
+            raise ParallelError(f"chunks of {sizes} do not cut {n_items} items")
+        return sizes
     if chunk_size < 1:
         raise ParallelError(f"the chunk size must be at least 1, not {chunk_size}")
     if n_items < 0:
@@ -165,7 +171,7 @@ def iter_chunks(
     n_items: int,
     *,
     seed: int,
-    chunk_size: int,
+    chunk_size: int | Sequence[int],
     jobs: int = 1,
     backend: str | None = None,
     indices: Sequence[int] | None = None,
@@ -215,7 +221,7 @@ def map_chunks(
     n_items: int,
     *,
     seed: int,
-    chunk_size: int,
+    chunk_size: int | Sequence[int],
     jobs: int = 1,
     backend: str | None = None,
     on_done: Callable[[int], None] | None = None,
@@ -226,6 +232,7 @@ def map_chunks(
     ``jobs`` workers with ``backend`` as :func:`iter_chunks` says. ``on_done`` receives the
     number of items finished so far, after each chunk.
     """
+    sizes = chunk_sizes(n_items, chunk_size)
     results: list[T] = []
     chunks = iter_chunks(
         task,
@@ -240,7 +247,7 @@ def map_chunks(
     for index, result in chunks:
         results.append(result)
         if on_done is not None:
-            on_done(min(n_items, (index + 1) * chunk_size))
+            on_done(sum(sizes[: index + 1]))
     return results
 
 
@@ -250,7 +257,7 @@ def map_chunks_until(
     settled: Callable[[list[T]], bool],
     *,
     seed: int,
-    chunk_size: int,
+    chunk_size: int | Sequence[int],
     jobs: int = 1,
     backend: str | None = None,
     on_done: Callable[[int], None] | None = None,
@@ -268,7 +275,7 @@ def map_chunks_until(
     number of items finished so far, after each chunk kept.
     """
     sizes = chunk_sizes(n_items, chunk_size)
-    local = (backend or DEFAULT_BACKEND) == DEFAULT_BACKEND
+    local = (backend or DEFAULT_BACKEND) in LOCAL_BACKENDS
     wave = choose_jobs(jobs) if local else max(len(sizes), 1)
     options = dict(
         seed=seed,
@@ -288,7 +295,7 @@ def map_chunks_until(
             results.append(result)
             if kept is None:
                 if on_done is not None:
-                    on_done(min(n_items, (index + 1) * chunk_size))
+                    on_done(sum(sizes[: index + 1]))
                 if settled(results):
                     kept = len(results)
         if kept is not None:

@@ -23,8 +23,8 @@ from tarot_advisor.analyzer.advice.hand_samples import (
 from tarot_advisor.analyzer.advice.plan import (
     P_MAKE_HALF_WIDTH,
     SCORE_HALF_WIDTH,
-    STAGED_CHUNK,
     SURVEY_SAMPLES,
+    focus_chunks,
     focus_samples,
 )
 from tarot_advisor.analyzer.cards import parse_hand
@@ -67,6 +67,14 @@ def test_the_focus_plays_at_least_64_and_at_most_4000_samples() -> None:
     assert focus_samples(made, np.tile([-10_000, 10_000], 32), Contract.PRISE) == 4000
 
 
+def test_the_focus_comes_in_two_small_chunks_then_two_halves() -> None:
+    # The chelem's verdict usually settles on the first two; a search is cheaper a deal in
+    # the larger ones.
+    assert focus_chunks(352) == (32, 32, 144, 144)
+    assert focus_chunks(96) == (32, 32, 16, 16)
+    assert focus_chunks(64) == (32, 32)
+
+
 def test_the_default_for_a_searching_table_is_a_survey_then_a_focus(greedy_searches) -> None:
     analysis = analyse_hand(parse_hand(EXAMPLE), seed=5, **GREEDY)
     assert analysis.samples == SURVEY_SAMPLES and analysis.focus is not None
@@ -99,7 +107,7 @@ def test_the_focus_is_a_fixed_number_of_samples_the_survey_never_drew(greedy_sea
         focus_chunk,
         analysis.focus.samples,
         seed=5,
-        chunk_size=STAGED_CHUNK,
+        chunk_size=focus_chunks(analysis.focus.samples),
         first_chunk=FOCUS_FIRST_CHUNK,
         hand=hand,
         players=4,

@@ -59,7 +59,14 @@ from .hand_samples import (
 )
 from .heuristic import point_count
 from .paired import pair_of
-from .plan import FOCUS_SAMPLES, STAGED_CHUNK, SURVEY_SAMPLES, Stages, focus_samples
+from .plan import (
+    FOCUS_SAMPLES,
+    STAGED_CHUNK,
+    SURVEY_SAMPLES,
+    Stages,
+    focus_chunks,
+    focus_samples,
+)
 
 DEFAULT_SAMPLES = 2000
 """Samples of every contract for a table that does not search (the greedy's)."""
@@ -152,8 +159,10 @@ def analyse_hand(
     if stages.staged:  # the best contract's pair measured again, on samples of its own
         judged = by_choice[Choice(best, called)]
         focus = Focus(focus_samples(judged.made, judged.score, best), pair_of(best))
-        run = replace(run, samples=focus.samples, first_chunk=FOCUS_FIRST_CHUNK)
-        bar.grow(focus.samples)
+        chunks = focus_chunks(focus.samples)
+        kwargs = {**run.kwargs, "chunk_size": chunks}
+        run = replace(run, samples=focus.samples, first_chunk=FOCUS_FIRST_CHUNK, kwargs=kwargs)
+        bar.grow(len(chunks))
         parts = run.map(
             focus_chunk,
             on_done=bar.step,
@@ -228,30 +237,25 @@ class _Bar:
 
     def __init__(self, on_done: Callable[[int, int], None] | None, stages: Stages) -> None:
         self.on_done = on_done
-        self.chunk = stages.chunk
         self.done = 0
-        self.total = 2 * _chunks(stages.survey, stages.chunk)  # the survey, then the chelem
-        if stages.staged:
-            self.total = _chunks(stages.survey, stages.chunk)
+        self.total = -(-stages.survey // stages.chunk)
+        if not stages.staged:
+            self.total *= 2  # the chelem, on the same chunks
 
     def step(self, _samples: int) -> None:
         self.done += 1
         if self.on_done is not None:
             self.on_done(self.done, self.total)
 
-    def grow(self, samples: int) -> None:
-        """A focus of ``samples`` is next, then the chelem on as many."""
-        self.total += 2 * _chunks(samples, self.chunk)
+    def grow(self, chunks: int) -> None:
+        """A focus of ``chunks`` is next, then the chelem on as many."""
+        self.total += 2 * chunks
 
     def finish(self) -> None:
         """The chunks a settled chelem spared."""
         self.done = self.total
         if self.on_done is not None:
             self.on_done(self.done, self.total)
-
-
-def _chunks(samples: int, chunk: int) -> int:
-    return -(-samples // chunk)
 
 
 @dataclass(frozen=True)

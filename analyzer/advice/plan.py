@@ -46,6 +46,16 @@ FOCUS_SAMPLES = (64, 4000)
 """The fewest and the most samples a focus plays."""
 
 
+def focus_chunks(samples: int) -> tuple[int, ...]:
+    """How the focus's ``samples`` are cut: two chunks of :data:`STAGED_CHUNK` first (the
+    chelem's verdict, announced on those, usually settles there), then the rest in two halves
+    (a search costs a third less a deal in chunks of 150 than of 32)."""
+    first = min(samples, 2 * STAGED_CHUNK)
+    rest = samples - first
+    sizes = (first - first // 2, first // 2, rest - rest // 2, rest // 2)
+    return tuple(size for size in sizes if size)
+
+
 @dataclass(frozen=True)
 class Stages:
     """How an analysis samples: ``survey`` samples of everything, in chunks of ``chunk``; and,
