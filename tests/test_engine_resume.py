@@ -5,6 +5,7 @@ the same deals taken from that playout)."""
 import numpy as np
 import pytest
 
+from tarot_advisor.analyzer.cards import parse_cards
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 from tarot_advisor.analyzer.playout import bitboard as bb
@@ -65,16 +66,33 @@ def test_a_game_that_keeps_no_record_of_its_cards_scores_as_one_that_does(player
 
 @pytest.mark.parametrize(
     ("players", "contract", "stop"),
-    [(4, Contract.GARDE, 3), (4, Contract.GARDE_CONTRE, 37), (3, Contract.PRISE, 50)],
+    [
+        (4, Contract.GARDE, 3),
+        (4, Contract.GARDE, 4),
+        (4, Contract.GARDE_CONTRE, 37),
+        (3, Contract.PRISE, 50),
+        (5, Contract.PRISE, 2),
+        (5, Contract.GARDE, 5),
+        (5, Contract.GARDE_SANS, 12),
+        (5, Contract.GARDE_CONTRE, 40),
+    ],
 )
 def test_a_game_followed_from_the_public_side_and_dealt_its_hidden_cards_plays_as_the_game(
     players, contract, stop
 ):
     """A game kept from what everyone sees (no hands, nothing aside: midgame.Shadow), given
-    the cards played, then the true hands and aside, plays on as the real game does."""
-    deals = deal(np.random.default_rng(players), 40, players, reject_petit_sec=True)
-    taker, _ = choose_takers(deals)
-    game = start(deals, taker, contract)
+    the cards played, then the true hands and aside, plays on as the real game does: the
+    poignée seat 1 shows with its first card is still shown after the first trick (stop 4
+    with 4 players: between two tricks). With 5 players, the sides are those the hands
+    decide, whether the called card has been played (stops 12 and 40 have deals of both
+    kinds) or not."""
+    trumps = parse_cards(" ".join(str(rank) for rank in range(1, 14)))
+    deals = deal(
+        np.random.default_rng(players), 40, players, known_hands={1: trumps}, reject_petit_sec=True
+    )
+    taker, called = choose_takers(deals)
+    taker[taker == 1] = 0
+    game = start(deals, taker, contract, called=called)
     shadow = Shadow(game.table)
     for step in range(stop):
         play_on(game, GreedyPolicy(), rng=np.random.default_rng(0), until=step + 1)
@@ -85,7 +103,7 @@ def test_a_game_followed_from_the_public_side_and_dealt_its_hidden_cards_plays_a
     aside = game.table.ecart_lo, game.table.ecart_hi
     if not contract.takes_chien:
         aside = bb.from_cards(deals.chien)
-    rows = np.array([5, 0, 5, 39])
+    rows = np.array([5, 0, 5, 39, *range(6, 39)])
     followed = shadow.worlds(rows, hands_lo[:, rows], hands_hi[:, rows], *(a[rows] for a in aside))
     for finished in (game, followed):
         play_on(finished, GreedyPolicy(), rng=np.random.default_rng(0))
@@ -95,6 +113,7 @@ def test_a_game_followed_from_the_public_side_and_dealt_its_hidden_cards_plays_a
     real, world = game.playout().take(rows), followed.playout()
     assert (world.leaders == real.leaders).all()
     assert (world.taker_points2 == real.taker_points2).all()
+    assert (world.partner == real.partner).all() and (world.shown_hi == real.shown_hi).all()
     assert (score(world).scores == score(real).scores).all()
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 from policy_helpers import end_position
@@ -14,6 +16,7 @@ from tarot_advisor.analyzer.playout import bitboard as bb
 from tarot_advisor.analyzer.playout.deal import deal
 from tarot_advisor.analyzer.playout.engine import play
 from tarot_advisor.analyzer.playout.scoring import per_defender_as_played, records, score
+from tarot_advisor.analyzer.playout.table import Turn
 from tarot_advisor.analyzer.rulebook.record import replay
 from tarot_advisor.analyzer.search.lookahead import (
     LookaheadPolicy,
@@ -21,10 +24,12 @@ from tarot_advisor.analyzer.search.lookahead import (
     distinct_cards,
     lowest_equivalent,
 )
-from tarot_advisor.analyzer.search.midgame import continue_play, draw_worlds
+from tarot_advisor.analyzer.search.midgame import Replay, continue_play, draw_worlds, replay_play
 from tarot_advisor.analyzer.search.position import read_position
 from tarot_advisor.analyzer.search.worlds import card_set
 from tarot_advisor.reports.duel import choose_takers, playing
+
+KINGS = parse_cards("R♠ R♥ R♦ R♣")
 
 
 def lookahead_play(deals, taker, contract, seed, **options):
@@ -76,6 +81,82 @@ def test_deals_under_different_contracts_in_one_run_are_searched_each_under_its_
             assert replay(record).as_dict()["scores"] == expected["scores"]
 
 
+class CheckedLookahead(LookaheadPolicy):
+    """The lookahead, each of whose searches also replays every world from the first card
+    (midgame.replay_play: the deal rebuilt from the world, the cards so far played again)
+    from the same random state, and checks that the playouts set up from the shadow (the
+    public state kept card by card, midgame.Shadow) end the same: the same tricks led and
+    won, points, bouts, Petit, chelem, poignées and partner, and the same draws from the
+    generator. It counts the searches by what the worlds had to decide."""
+
+    def __init__(self, side: str) -> None:
+        super().__init__(worlds=3, side=side)
+        self.seen = {"before the call": 0, "after the call": 0, "excuse before": 0, "alone": 0}
+
+    def observe(self, turn: Turn) -> None:
+        table = turn.table
+        if table is not self._table:
+            self.cards, self.seats = [], []
+        else:
+            self.cards.append((table.played_lo ^ self._seen_lo, table.played_hi ^ self._seen_hi))
+            self.seats.append(self.last_seat)
+        super().observe(turn)
+        self.last_seat = table.seat[turn.position].copy()
+
+    def _play_out(self, table, rows, worlds, candidate, rng):
+        again = copy.deepcopy(rng)
+        playout = super()._play_out(table, rows, worlds, candidate, rng)
+        replayed = replay_play(
+            table.contracts[rows], self._replay(table, rows, worlds), candidate, again, self.rollout
+        )
+        for name in ("leaders", "taker_points2", "bouts", "petit_au_bout", "chelem", "partner"):
+            assert np.array_equal(getattr(playout, name), getattr(replayed, name)), name
+        assert np.array_equal(playout.poignee_bonus, replayed.poignee_bonus)
+        assert rng.bit_generator.state == again.bit_generator.state
+        self._count(table, rows, playout)
+        return playout
+
+    def _count(self, table, rows, playout) -> None:
+        if table.players != 5:
+            return
+        hidden = ~table.revealed[rows]
+        self.seen["before the call"] += hidden.sum()
+        self.seen["after the call"] += (~hidden).sum()
+        excuse = (table.played_hi[rows] & bb.EXCUSE_HI) != 0
+        self.seen["excuse before"] += (hidden & excuse).sum()
+        self.seen["alone"] += (hidden & (playout.partner < 0)).sum()
+
+    def _replay(self, table, rows, worlds) -> Replay:
+        """The deals ``rows`` as the engine replays them in their worlds: each seat's hand is
+        what the world gives it now plus what it played."""
+        n, lo, hi = table.players, *worlds
+        played_lo = np.zeros((len(rows), n), np.uint64)
+        played_hi = np.zeros((len(rows), n), np.uint64)
+        for (card_lo, card_hi), seat in zip(self.cards, self.seats, strict=True):
+            for s in range(n):
+                played_lo[:, s] |= bb.keep(seat[rows] == s, card_lo[rows])
+                played_hi[:, s] |= bb.keep(seat[rows] == s, card_hi[rows])
+        prefix = np.zeros((2, len(self.cards), len(rows)), np.uint64)
+        for step, card in enumerate(self.cards):
+            prefix[:, step] = card[0][rows], card[1][rows]
+        called = None
+        if n == 5:
+            called = bb.card_ids(table.called_lo[rows], table.called_hi[rows]).astype(np.int64)
+        return Replay(
+            hands_lo=lo[:, :n] | played_lo,
+            hands_hi=hi[:, :n] | played_hi,
+            aside_lo=lo[:, n].copy(),
+            aside_hi=hi[:, n].copy(),
+            chien_lo=table.public.chien_lo[rows],
+            chien_hi=table.public.chien_hi[rows],
+            taker=table.taker_seat[rows],
+            called=called,
+            shown_hi=np.bitwise_or.reduce(table.shown_by_now()[:, rows], axis=0),
+            prefix=(prefix[0], prefix[1]),
+            announce_chelem=table.announced_chelem,
+        )
+
+
 @pytest.mark.parametrize(
     ("players", "contract", "announced"),
     [
@@ -84,27 +165,52 @@ def test_deals_under_different_contracts_in_one_run_are_searched_each_under_its_
         (4, Contract.GARDE_CONTRE, False),
         (3, Contract.GARDE_SANS, False),
         (3, Contract.GARDE, True),
+        (5, Contract.PRISE, False),
+        (5, Contract.GARDE, True),
+        (5, Contract.GARDE_SANS, False),
+        (5, Contract.GARDE_CONTRE, False),
     ],
 )
 def test_worlds_set_up_at_the_current_card_play_as_worlds_replayed_from_the_first(
-    players, contract, announced, monkeypatch
+    players, contract, announced
 ):
-    """With 3 and 4 players a search sets up its worlds from the public state kept card by card
-    (midgame.Shadow); replaying each world from the first card (midgame.replay_play, still used
-    with 5) must lead to the same play, card for card: same chien seen, same écart, same tricks
-    won, same poignées — in the first trick, only those shown so far."""
+    """A search sets up its worlds from the public state kept card by card (midgame.Shadow);
+    each world replayed from the first card must play the same, card for card: same chien
+    seen, same écart, same tricks won, same poignées — in the first trick, only those shown so
+    far. With 5 players each world's partner is the holder of the called card it deals: the
+    tricks won before the card is played, and the Excuse played then, go to the sides it makes;
+    the taker plays alone when he holds it or it is out of play."""
     rng = np.random.default_rng(players + 10 * announced)
     # Seat 1, a defender, holds the trumps 1 to 13: a poignée, shown in the first trick.
     trumps = parse_cards(" ".join(str(rank) for rank in range(1, 14)))
     deals = deal(rng, 24, players, known_hands={1: trumps}, reject_petit_sec=True)
     taker = np.where(np.arange(24) % players == 1, 0, np.arange(24) % players)
-    set_up = lookahead_play(deals, taker, contract, seed=5, announce_chelem=announced)
-    monkeypatch.setattr("tarot_advisor.analyzer.search.lookahead.Shadow", lambda *args: None)
-    replayed = lookahead_play(deals, taker, contract, seed=5, announce_chelem=announced)
-    assert set_up.shown_hi.any()
-    assert np.array_equal(set_up.played_lo, replayed.played_lo)
-    assert np.array_equal(set_up.played_hi, replayed.played_hi)
-    assert np.array_equal(score(set_up).scores, score(replayed).scores)
+    called = None
+    if players == 5:
+        # Every fourth deal, the taker calls a king of his own; every fourth, one of the chien.
+        _, called = choose_takers(deals)
+        for row in range(24):
+            hand, chien = deals.hands[row, taker[row]], deals.chien[row]
+            own = [card for card in KINGS if card in hand]
+            aside = [card for card in KINGS if card in chien]
+            if row % 4 == 1 and own:
+                called[row] = own[0]
+            elif row % 4 == 2 and aside:
+                called[row] = aside[0]
+    policies = CheckedLookahead("taker"), CheckedLookahead("defence")
+    playout = play(
+        deals,
+        taker,
+        contract,
+        *policies,
+        rng=np.random.default_rng(5),
+        called=called,
+        announce_chelem=announced,
+    )
+    assert playout.shown_hi.any()
+    if players == 5:
+        seen = {case: sum(policy.seen[case] for policy in policies) for case in policies[0].seen}
+        assert all(seen.values()), seen
 
 
 def test_same_seed_same_play():

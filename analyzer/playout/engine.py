@@ -159,7 +159,7 @@ class InPlay:
         table = self.table
         table.hands_lo = np.take_along_axis(hands_lo, table.seat, axis=0)
         table.hands_hi = np.take_along_axis(hands_hi, table.seat, axis=0)
-        if table.trick == 0:
+        if self.step < table.players:  # (stopped between two tricks, the table's trick lags)
             self.shown_hi = table.shown_hi = table.shown_by_now()
         self.put_aside(aside_lo, aside_hi)
         takes = table.takes_chien
@@ -327,27 +327,27 @@ def start(
     return game
 
 
-def follow(table: Table) -> InPlay:
-    """A game of the deals of ``table``, before their first card, as everyone at the table sees
-    them: no hands, nothing aside. Played on with the cards the table plays (by a policy that
-    is given them), it keeps the deals' public state, from which a search sets up its worlds
-    at the current card (:meth:`InPlay.take`, then :meth:`InPlay.deal_hidden`) rather than
-    replaying every card since the first. Only with 3 and 4 players: with 5, the partner is
-    not public, nor the side of the tricks won before the called card is played."""
-    if table.players == 5:
-        raise ValueError("with 5 players the sides are not public: replay the deal instead")
-    public = take_deals(table, table.columns)
+def follow(table: Table, rows: np.ndarray, partner: np.ndarray) -> InPlay:
+    """The deals ``rows`` of ``table`` ((R,) int64, repeats allowed) before their first card,
+    as all at the table see them (no hands, nothing aside), each with its ``partner`` ((R,)
+    seat, −1 none: with 5 players the sides are not public). Played on with the table's cards,
+    it keeps the public state a search sets up its worlds from (:meth:`InPlay.deal_hidden`)."""
+    public = take_deals(table, rows)
     for name in ("hands_lo", "hands_hi", "ecart_lo", "ecart_hi"):
         setattr(public, name, np.zeros_like(getattr(public, name)))
+    public.partner_seat = partner
+    public.is_partner = public.seat == partner
+    public.on_taker_side = public.is_taker | public.is_partner
+    called = bb.card_ids(public.called_lo, public.called_hi).astype(np.int64)
     return InPlay(
         table=public,
-        tally=Tally(table.players, table.n_deals, keep_plays=False),
-        taker=table.taker_seat.copy(),
-        partner=table.partner_seat.copy(),
-        called=None,
-        chien_lo=table.public.chien_lo.copy(),
-        chien_hi=table.public.chien_hi.copy(),
-        shown_hi=table.shown_hi.copy(),
+        tally=Tally(table.players, len(rows), keep_plays=False),
+        taker=public.taker_seat.copy(),
+        partner=public.partner_seat.copy(),
+        called=called if table.players == 5 else None,
+        chien_lo=public.public.chien_lo.copy(),
+        chien_hi=public.public.chien_hi.copy(),
+        shown_hi=public.shown_hi.copy(),
     )
 
 

@@ -134,15 +134,16 @@ def _add_card(
     dims: np.ndarray,
     stride: np.ndarray,
     coord: np.ndarray,
+    size: np.int64,
 ) -> None:
     """``W_{j+1}`` (``tables[j + 1]``) from ``W_j``, card j of deal t going to the ``allowed``
     holders: each entry the sum, in float32 and in holder order, of the entries it comes from.
     Only the entries where the explicit holders hold between j + 1 − ``room`` (the implicit
     holder within its room) and j + 1 cards (no more than were placed) are other than 0: they
     are computed run by run along holder 1's axis, the rest is 0. ``coord`` (h,) int64: room
-    to count the runs in."""
+    to count the runs in; ``size``: the table's entries."""
     h = stride.shape[0]
-    for entry in range(tables.shape[1]):
+    for entry in range(size):
         tables[j + 1, entry] = np.float32(0.0)
     low, high = max(0, j + 1 - room), j + 1
     length = dims[0]
@@ -182,10 +183,9 @@ def count_and_draw(
     allowed: np.ndarray,
     real: np.ndarray,
     room: np.ndarray,
-    dims: np.ndarray,
     uniform: np.ndarray,
     holder: np.ndarray,
-    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    work: tuple[np.ndarray, ...],
 ) -> np.int64:
     """The counting draw of the :mod:`worlds` docstring, deal by deal: fills ``holder`` ((T, k, M)
     int64) with the holder (0 … h − 1) of every card in k uniform worlds of each of T deals;
@@ -193,38 +193,41 @@ def count_and_draw(
 
     ``allowed`` (T, M, h) bool: who may take each free card (padding cards: nobody);
     ``real`` (T, M) bool: the deal's own cards, before its padding; ``room`` (T, h) int64: each
-    holder's free places, holder 0 the implicit one; ``dims`` (h − 1,) int64: the sizes of the
-    tables' axes, one per explicit holder, shared by the T deals (the rescaling sees all of a
-    table); ``uniform`` (M, T, k) float64: the draw of each card of each world, the last first.
+    holder's free places, holder 0 the implicit one; ``uniform`` (M, T, k) float64: the draw
+    of each card of each world, the last first. ``work``: room to work in — the tables
+    ((M + 1, S) float32, S at least the entries of any deal's table), and (h,) int64 three
+    times, (h,) float32, (h − 1,) int64.
 
-    ``W_j`` is a table over the explicit holders' counts; card j − 1 is added to it holder by
-    holder, implicit first (in float32, a sum in that order), and entries where the implicit
-    holder would hold more than its room are 0. Every :data:`RESCALE_EVERY` cards the table is
-    rescaled by a power of two to a maximum below 1 (exact: only the range needs keeping). A
-    card goes to the first holder whose running sum of ways passes its draw times their total
-    (none, which a rounding could cause: holder h − 1). Padding cards are left as they were."""
+    ``W_j`` is a table over the explicit holders' counts, up to each one's room; card j − 1 is
+    added to it holder by holder, implicit first (in float32, a sum in that order), and entries
+    where the implicit holder would hold more than its room are 0. Every :data:`RESCALE_EVERY`
+    cards the table is rescaled by a power of two to a maximum below 1: exact, so the draws
+    are those of any larger table (as the group's longest axes, which this once was) whose
+    entries stay in float32's normal range. A card goes to the first holder whose running sum
+    of ways passes its draw times their total (none, which a rounding could cause: holder
+    h − 1). Padding cards are left as they were."""
     n_deals, m, h = allowed.shape
     k = uniform.shape[2]
-    tables, stride, coord, counts, running = work
-    # The entry's move when a holder takes a card (the implicit one: 0). Holder 1's axis is the
-    # fastest: its runs are the longest (the holders are by decreasing room).
-    size = 1
-    stride[0] = 0
-    for e in range(1, h):
-        stride[e] = size
-        size *= dims[e - 1]
+    tables, stride, coord, counts, running, dims = work
     for t in range(n_deals):
+        # The entry's move when a holder takes a card (the implicit one: 0). Holder 1's axis is
+        # the fastest: its runs are the longest (the holders are by decreasing room).
+        size = 1
+        stride[0] = 0
+        for e in range(1, h):
+            dims[e - 1] = room[t, e] + 1
+            stride[e] = size
+            size *= dims[e - 1]
+        n_real = 0
+        while n_real < m and real[t, n_real]:
+            n_real += 1
         # (Loops rather than numba's array expressions, which cost more to set up than to run
         # on tables this small, and may allocate.)
         for entry in range(size):
             tables[0, entry] = np.float32(0.0)
         tables[0, 0] = np.float32(1.0)
-        for j in range(m):
-            if real[t, j]:
-                _add_card(tables, j, allowed, t, room[t, 0], dims, stride, coord)
-            else:
-                for entry in range(size):
-                    tables[j + 1, entry] = tables[j, entry]
+        for j in range(n_real):
+            _add_card(tables, j, allowed, t, room[t, 0], dims, stride, coord, size)
             if j % RESCALE_EVERY == RESCALE_EVERY - 1:
                 largest = np.float32(0.0)
                 for entry in range(size):
@@ -232,18 +235,13 @@ def count_and_draw(
                 scale = np.float32(math.ldexp(1.0, -math.frexp(largest)[1]))
                 for entry in range(size):
                     tables[j + 1, entry] *= scale
-        end = 0
-        for e in range(1, h):
-            end += room[t, e] * stride[e]
-        if not tables[m, end] > 0:
+        end = size - 1  # every explicit holder's room filled
+        if not tables[n_real, end] > 0:
             return t
-        # Only the holders with room (the first ones) and the real cards are drawn: the others
-        # add nothing to the sums, and padding goes to nobody.
-        n_open, n_real = 0, 0
+        # Only the holders with room (the first ones) are drawn: the others add nothing.
+        n_open = 0
         while n_open < h and room[t, n_open] > 0:
             n_open += 1
-        while n_real < m and real[t, n_real]:
-            n_real += 1
         for w in range(k):
             here = end
             for p in range(h):

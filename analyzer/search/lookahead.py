@@ -12,8 +12,9 @@ the 5 and the 3 of a suit when the 4 is gone) are searched once.
 
 What it knows is the table's knowledge model (:func:`knowledge.of`, rules.md §12): its hand,
 the cards played, voids, "no trumps" and undertrumps shown, the poignées, the chien shown in
-Prise and Garde, its own écart when taking; and it records the cards each seat has played as
-the deal goes (it is asked at every turn before the last trick), to replay them in its worlds.
+Prise and Garde, its own écart when taking. It follows the cards played as the deal goes (it is
+asked at every turn before the last trick) on a :class:`midgame.Shadow` of the table, the
+public state from which each search sets up its worlds at the current card.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ import numpy as np
 from ..players.greedy import GreedyPolicy
 from ..playout import bitboard as bb
 from ..playout.bitboard import U64, ZERO
+from ..playout.engine import Playout
 from ..playout.scoring import per_defender_as_played
 from ..playout.table import Candidate, Policy, Table, Turn
-from .known import by_seat_of, constraints_of
-from .midgame import Replay, Shadow, play_candidates, replay_play
+from .known import constraints_of
+from .midgame import Shadow, play_candidates
 from .worlds import NoWorldError, sample
 
 DEFAULT_WORLDS = 8
@@ -116,23 +118,16 @@ class LookaheadPolicy:
     # --- the deal so far, as it was seen ---------------------------------------------------
 
     def observe(self, turn: Turn) -> None:
-        """Record the card played since the last call, and who played it. :meth:`choose` calls
-        it; whoever drives the policy without asking it for a card (a replay) calls it at every
-        turn instead, so that it knows the deal so far."""
+        """Follow the card played since the last call (:class:`midgame.Shadow`). :meth:`choose`
+        calls it; whoever drives the policy without asking it for a card (a replay) calls it at
+        every turn instead, so that it knows the deal so far."""
         table = turn.table
         if table is not self._table:
             self._table = table
-            self._cards: list[Candidate] = []
-            self._seats: list[np.ndarray] = []
-            self._shadow = Shadow(table) if table.players != 5 else None
+            self._shadow = Shadow(table)
         else:
-            card = table.played_lo ^ self._seen_lo, table.played_hi ^ self._seen_hi
-            self._cards.append(card)
-            self._seats.append(self._last_seat)
-            if self._shadow is not None:
-                self._shadow.follow(card)
+            self._shadow.follow((table.played_lo ^ self._seen_lo, table.played_hi ^ self._seen_hi))
         self._seen_lo, self._seen_hi = table.played_lo.copy(), table.played_hi.copy()
-        self._last_seat = table.seat[turn.position].copy()
 
     # --- one decision, for the deals ``idx`` ------------------------------------------------
 
@@ -164,21 +159,9 @@ class LookaheadPolicy:
         )
         world = np.broadcast_to(np.arange(len(idx) * k).reshape(-1, 1, k), shape).reshape(-1)
         world = world[played]  # (R,) each playout's world, deal by deal
-        if self._shadow is None:
-            replay = self._replay(table, idx, lo, hi, world)
-            codes = np.repeat(table.contracts[idx], k)  # a row per world
-            playout = replay_play(codes, replay, candidate, rng, self.rollout)
-        else:
-            n = table.players
-            world_lo, world_hi = lo.reshape(-1, n + 1)[world], hi.reshape(-1, n + 1)[world]
-            game = self._shadow.worlds(
-                idx[world // k],
-                world_lo[:, :n].T,
-                world_hi[:, :n].T,
-                world_lo[:, n],
-                world_hi[:, n],
-            )
-            playout = play_candidates(game, candidate, rng, self.rollout)
+        n = table.players
+        world_lo, world_hi = lo.reshape(-1, n + 1)[world], hi.reshape(-1, n + 1)[world]
+        playout = self._play_out(table, idx[world // k], (world_lo, world_hi), candidate, rng)
         taker_side = np.zeros(shape)  # the invalid columns stay 0: best_candidates skips them
         taker_side.reshape(-1)[played] = per_defender_as_played(playout)
         per_world = np.where(turn.on_taker_side[idx, None, None], taker_side, -taker_side)
@@ -187,48 +170,21 @@ class LookaheadPolicy:
         rows = np.arange(len(idx))
         return candidates_lo[rows, best], candidates_hi[rows, best]
 
-    def _replay(
-        self, table: Table, idx: np.ndarray, lo: np.ndarray, hi: np.ndarray, fan_out: np.ndarray
-    ) -> Replay:
-        """The deals ``idx`` as the engine replays them in each of their worlds (``lo``/``hi``
-        (B, K, n + 1) the hidden cards, holders by seat then the aside), a row per world, fanned
-        out to a playout per ``fan_out`` ((R,) int64 the world of each: deal × K + world)."""
+    def _play_out(
+        self,
+        table: Table,
+        rows: np.ndarray,
+        worlds: Candidate,
+        candidate: Candidate,
+        rng: np.random.Generator,
+    ) -> Playout:
+        """Each playout: the deal ``rows`` ((R,) int64 of the table's) at the current card, in
+        its world (``worlds``: (R, n + 1) uint64 pairs, the hidden cards by seat then the
+        aside), its ``candidate`` card ((R,) one-bit pairs) played, then the rollout to the end."""
         n = table.players
-        b, k = lo.shape[:2]
-        world_lo, world_hi = lo.reshape(-1, n + 1), hi.reshape(-1, n + 1)
-        steps = len(self._cards)
-        played_lo = np.zeros((len(idx), n), U64)
-        played_hi = np.zeros((len(idx), n), U64)
-        for (card_lo, card_hi), seat in zip(self._cards, self._seats, strict=True):
-            for s in range(n):
-                played_lo[:, s] |= bb.keep(seat[idx] == s, card_lo[idx])
-                played_hi[:, s] |= bb.keep(seat[idx] == s, card_hi[idx])
-        repeat = np.repeat(np.arange(b), k)
-        by_seat = by_seat_of(table, idx)
-        taker = (by_seat(table.is_taker).argmax(axis=0)).astype(np.int64)
-        called = None
-        if n == 5:
-            called = bb.card_ids(table.called_lo[idx], table.called_hi[idx]).astype(np.int64)
-            called = called[repeat]
-        prefix_lo = np.zeros((steps, len(idx)), U64)
-        prefix_hi = np.zeros((steps, len(idx)), U64)
-        for step, (card_lo, card_hi) in enumerate(self._cards):
-            prefix_lo[step], prefix_hi[step] = card_lo[idx], card_hi[idx]
-        shown = np.bitwise_or.reduce(table.shown_by_now()[:, idx], axis=0)
-        return Replay(
-            hands_lo=world_lo[:, :n] | played_lo[repeat],
-            hands_hi=world_hi[:, :n] | played_hi[repeat],
-            aside_lo=world_lo[:, n].copy(),
-            aside_hi=world_hi[:, n].copy(),
-            chien_lo=table.public.chien_lo[idx][repeat],
-            chien_hi=table.public.chien_hi[idx][repeat],
-            taker=taker[repeat],
-            called=called,
-            shown_hi=shown[repeat],
-            prefix=(prefix_lo[:, repeat], prefix_hi[:, repeat]),
-            announce_chelem=table.announced_chelem,
-            fan_out=fan_out,
-        )
+        lo, hi = worlds
+        game = self._shadow.worlds(rows, lo[:, :n].T, hi[:, :n].T, lo[:, n], hi[:, n])
+        return play_candidates(game, candidate, rng, self.rollout)
 
 
 def best_candidates(

@@ -8,10 +8,11 @@ then the policy (the greedy by default) to the end. Replaying the record through
 rebuilds exactly the state a mid-deal table would hold (voids shown, cards seen, tricks won),
 with no second copy of the engine's rules.
 
-A search that follows a table card by card (the lookahead, with 3 and 4 players) need not
-replay: a :class:`Shadow` keeps the deals' public state, played on by the same engine with the
-cards the table plays, and each world only adds its hidden cards to it (a tenth of a search's
-cost saved). A test replays the same worlds and checks the play is the same, card for card.
+A search that follows a table card by card (the lookahead) need not replay: a :class:`Shadow`
+keeps the deals' public state, played on by the same engine with the cards the table plays
+(with 5 players, once for each partner the taker may have), and each world only adds its
+hidden cards to it. A test replays the same worlds and checks the play is the same, card for
+card.
 
 Seats: the engine's seat 0 leads the first trick, so record seat ``s`` is engine seat
 ``(s − first_leader) mod n``.
@@ -25,7 +26,7 @@ import numpy as np
 
 from ..game import TAKES_CHIEN, Contract, contract_codes
 from ..players.greedy import GreedyPolicy
-from ..playout.bitboard import U64
+from ..playout.bitboard import U64, ZERO
 from ..playout.deal import DealSets
 from ..playout.ecart import FixedEcart
 from ..playout.engine import InPlay, Playout, follow, play_on, start
@@ -107,15 +108,32 @@ class _Given:
 class Shadow:
     """The deals of a table as everyone at it sees them, kept up to date card by card
     (:meth:`follow`): a search sets up its worlds from it at the current card (:meth:`worlds`)
-    instead of replaying each world from the first card (:func:`replay_play`), which cost a
-    tenth of a four-player search. Only with 3 and 4 players (:func:`engine.follow`)."""
+    instead of replaying each world from the first card (:func:`replay_play`).
+
+    With 5 players the sides are not public until the called card is played: each deal is
+    followed once for each partner the taker may have (:data:`PARTNERS`: alone, or any other
+    seat), and each world takes the one its hidden cards decide — the holder of the called
+    card — with the tricks, points, Petit and Excuse as that partner makes them."""
+
+    PARTNERS = 5
+    """The partners a 5-player deal is followed under: the taker alone, then the seats after
+    his, in order."""
 
     def __init__(self, table: Table) -> None:
         """``table`` before its first card."""
-        self.game = follow(table)
+        self.table = table
+        if table.players != 5:
+            self.game = follow(table, table.columns, table.partner_seat.copy())
+            return
+        rows = np.repeat(table.columns, self.PARTNERS)
+        after = np.tile(np.arange(self.PARTNERS), table.n_deals)  # 0: alone
+        partner = np.where(after == 0, -1, (table.taker_seat[rows] + after) % 5)
+        self.game = follow(table, rows, partner)
 
     def follow(self, card: Candidate) -> None:
         """The next card of every deal, (N,) one-bit pairs."""
+        if self.table.players == 5:
+            card = np.repeat(card[0], self.PARTNERS), np.repeat(card[1], self.PARTNERS)
         play_on(self.game, _Given(card), rng=_NEVER_DRAWN, until=self.game.step + 1)
 
     def worlds(
@@ -129,9 +147,24 @@ class Shadow:
         """The deals ``rows`` ((R,) int64, repeats allowed) at the current card, each with the
         hidden cards of a world: the hands now ((n, R) uint64 pairs, rows by seat) and the
         cards out of play ((R,) pairs, the écart in Prise and Garde, else the chien)."""
+        if self.table.players == 5:
+            rows = rows * self.PARTNERS + self._partner_column(rows, hands_lo, hands_hi)
         game = self.game.take(rows, keep_plays=False)
         game.deal_hidden(hands_lo, hands_hi, aside_lo, aside_hi)
         return game
+
+    def _partner_column(
+        self, rows: np.ndarray, hands_lo: np.ndarray, hands_hi: np.ndarray
+    ) -> np.ndarray:
+        """(R,) int64 each world's partner as a column of :data:`PARTNERS`: the seat that
+        played the called card, once it is played; else its holder in the world (alone when
+        it is the taker, or when nobody holds it: it is out of play)."""
+        table = self.table
+        holds = ((hands_lo & table.called_lo[rows]) | (hands_hi & table.called_hi[rows])) != ZERO
+        holder = np.where(holds.any(axis=0), holds.argmax(axis=0), -1)
+        partner = np.where(table.revealed[rows], table.partner_seat[rows], holder)
+        taker = table.taker_seat[rows]
+        return np.where((partner < 0) | (partner == taker), 0, (partner - taker) % 5)
 
 
 _NEVER_DRAWN = np.random.default_rng(0)
@@ -174,9 +207,7 @@ class Replay:
     takes the chien and makes his écart again, and everyone has seen the chien, as at the
     table; ``taker`` (R,) int64; ``called`` (R,) int64 (5 players) or None; ``shown_hi`` (R,)
     trumps shown in poignées; ``prefix`` (S, R) one-bit pairs, the cards played so far in
-    order. ``fan_out``: None for one playout per row, or (R',) int64 the row each playout
-    continues — the recorded cards are then played once per row, and each playout goes its
-    own way from there.
+    order.
     """
 
     hands_lo: np.ndarray
@@ -190,7 +221,6 @@ class Replay:
     shown_hi: np.ndarray
     prefix: Candidate
     announce_chelem: bool = False
-    fan_out: np.ndarray | None = None
 
 
 def replay_play(
@@ -200,10 +230,9 @@ def replay_play(
     rng: np.random.Generator,
     policy: Policy | None = None,
 ) -> Playout:
-    """Play every row of ``replay`` (every one of ``replay.fan_out`` when given): the recorded
-    cards, then the row's ``candidate`` card (a one-bit pair per row; None: the policy chooses),
-    then ``policy`` (default: the greedy) for every seat to the end. ``contract``: one for
-    every row, or (R,) int8 codes."""
+    """Play every row of ``replay``: the recorded cards, then the row's ``candidate`` card (a
+    one-bit pair per row; None: the policy chooses), then ``policy`` (default: the greedy) for
+    every seat to the end. ``contract``: one for every row, or (R,) int8 codes."""
     policy = policy or GreedyPolicy()
     rows, n = replay.hands_lo.shape
     codes = contract_codes(contract, rows)
@@ -223,14 +252,10 @@ def replay_play(
         poignee_policy=_ShownPoignees(replay.shown_hi),
         announce_chelem=replay.announce_chelem,
     )
-    prefix = replay.prefix
-    if replay.fan_out is None:
-        scripted = len(prefix[0]) + (candidate is not None)
-        play_on(game, _Replay(prefix, candidate, policy, n), rng=rng, until=scripted)
-        play_on(game, policy, rng=rng)  # the policy alone (see play_candidates)
-        return game.playout()
-    play_on(game, _Replay(prefix, None, policy, n), rng=rng, until=len(prefix[0]))
-    return play_candidates(game.take(replay.fan_out, keep_plays=False), candidate, rng, policy)
+    scripted = len(replay.prefix[0]) + (candidate is not None)
+    play_on(game, _Replay(replay.prefix, candidate, policy, n), rng=rng, until=scripted)
+    play_on(game, policy, rng=rng)  # the policy alone (see play_candidates)
+    return game.playout()
 
 
 def position_replay(position: Position, lo: np.ndarray, hi: np.ndarray) -> Replay:

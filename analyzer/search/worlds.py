@@ -30,10 +30,11 @@ class's cards out, the same number for every world), so a uniform world of the c
 out uniformly is a uniform world. The classes are put in order of decreasing room (the first is
 the implicit one).
 The tables and the draw are compiled kernels, deal by deal (:mod:`drawing`). The deals with as
-many holders with room are drawn as a group: their tables have the same axes (the group's
-longest), and their draws are one call to the generator, so that a seed gives the same worlds
-as the numpy statement this replaced (its float32 sums in the same order, its rescalings seeing
-the same entries).
+many holders with room are drawn as a group, their draws one call to the generator, so that a
+seed gives the same worlds as the numpy statement this replaced (its float32 sums in the same
+order). Each deal's table has its own axes, each as long as its holder's room: the entries
+beyond a holder's room, which the group's longest axes held, feed no entry within it, and
+since the rescalings are by powers of two, they change no draw.
 """
 
 from __future__ import annotations
@@ -160,7 +161,6 @@ def _exact(
                 allowed[part, :m],
                 real[part, :m],
                 room[part],
-                np.array(dims),
                 uniform,
                 drawn,
                 _room_to_count(m, dims, h),
@@ -191,7 +191,8 @@ def _exact(
 def _room_to_count(m: int, dims: tuple[int, ...], h: int) -> tuple[np.ndarray, ...]:
     """:func:`drawing.count_and_draw`'s room to work in (the kernels allocate nothing)."""
     tables = np.empty((m + 1, math.prod(dims)), np.float32)
-    return tables, *(np.empty(h, np.int64) for _ in range(3)), np.empty(h, np.float32)
+    ints = (np.empty(h, np.int64) for _ in range(3))
+    return tables, *ints, np.empty(h, np.float32), np.empty(h - 1, np.int64)
 
 
 def check(constraints: Constraints) -> None:
