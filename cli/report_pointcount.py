@@ -126,6 +126,9 @@ def pointcount(
     """A point count players can add up at the table: new lines for the seed's count, new whole
     points per item, both fitted on training hands and judged on held-out hands.
 
+    The study's cards are played by the lookahead at every seat unless --taker and --defence
+    say otherwise, as the advice assumes (the shipped tables are fitted so).
+
     A study too small to fit on (fewer than 50 hands, or 5 worth a bid) says so and exits 0,
     the study kept but no table, card or report written (as thresholds and ecart-ideas do)."""
     if scheduler is not None and backend != "dask":

@@ -96,6 +96,9 @@ def thresholds(
     """Where the bid thresholds lie: many random hands, each played out on many deals under
     every contract, set against the barème's point count.
 
+    The cards are played by the lookahead at every seat unless --taker and --defence say
+    otherwise: the advice's play, so that the thresholds describe the table the advice assumes.
+
     A study too small to fit a line says so and exits 0: the line is "too few hands" in the
     report, never a number (as pointcount and ecart-ideas write nothing they cannot fit)."""
     if scheduler is not None and backend != "dask":

@@ -191,6 +191,21 @@ def test_a_folder_without_a_study_is_one_sentence_and_exit_2(tmp_path):
     assert "Traceback" not in result.output
 
 
+def test_a_study_stored_before_the_play_was_recorded_is_read_as_the_greedys(tmp_path):
+    run_small(tmp_path / "four", "1")
+    run_file = tmp_path / "four" / "study" / "run.json"
+    run = json.loads(run_file.read_text(encoding="utf-8"))
+    del run["taker"], run["defence"]
+    run_file.write_text(json.dumps(run), encoding="utf-8")
+    result = CliRunner().invoke(
+        report, ["pointcount", "--study", str(run_file.parent), "--out", str(tmp_path / "o")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "played by the greedy at every seat" in result.stdout
+    provenance = json.loads((tmp_path / "o" / "pointcount-4.json").read_text())["provenance"]
+    assert (provenance["taker"], provenance["defence"]) == ("greedy", "greedy")
+
+
 def test_a_study_of_other_players_is_refused(tmp_path):
     run_small(tmp_path / "four", "1")
     result = CliRunner().invoke(
