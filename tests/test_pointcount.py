@@ -117,7 +117,10 @@ def test_each_player_count_ships_a_table_with_its_provenance(players):
     lines = [line for line in table.thresholds.values() if line is not None]
     assert lines == sorted(lines) and lines
     provenance = table.provenance
-    assert provenance["hands"] >= 10_000 and provenance["samples"] >= 500
+    # Fitted on the advice's play, the lookahead at every seat: a small study for its cost.
+    assert provenance["taker"] == provenance["defence"] == "lookahead"
+    assert "--taker lookahead --defence lookahead" in provenance["command"]
+    assert provenance["hands"] >= 320 and provenance["samples"] >= 100
     for key in ("seed", "study_code_version", "fit_code_version", "command", "held_out"):
         assert provenance[key] is not None
     held_out = provenance["held_out"]
