@@ -16,7 +16,9 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -25,6 +27,9 @@ import numpy as np
 T = TypeVar("T")
 
 DEFAULT_BACKEND = "loky"
+FORK = "fork"
+"""The local backend whose workers are forked from this process (:func:`_forked_pool`)."""
+LOCAL_BACKENDS = (DEFAULT_BACKEND, FORK)
 DEFAULT_SEED = 78
 """The seed of every sampling command unless told otherwise (78, the number of cards), so
 that two runs agree; it is printed with the results."""
@@ -59,8 +64,14 @@ def choose_jobs(jobs: int) -> int:
     return jobs
 
 
-def chunk_sizes(n_items: int, chunk_size: int) -> list[int]:
-    """The sizes of the chunks: ``chunk_size`` each, the last one holding the remainder."""
+def chunk_sizes(n_items: int, chunk_size: int | Sequence[int]) -> list[int]:
+    """The sizes of the chunks: ``chunk_size`` each, the last one holding the remainder; or,
+    given a sequence, those sizes (which must add up to ``n_items``)."""
+    if not isinstance(chunk_size, int):
+        sizes = [int(size) for size in chunk_size]
+        if sum(sizes) != n_items or min(sizes, default=1) < 1:
+            raise ParallelError(f"chunks of {sizes} do not cut {n_items} items")
+        return sizes
     if chunk_size < 1:
         raise ParallelError(f"the chunk size must be at least 1, not {chunk_size}")
     if n_items < 0:
@@ -101,38 +112,103 @@ def _run_chunk(
     return index, task(np.random.default_rng(seed), n, **kwargs)
 
 
+def _run_packed_chunk(call: tuple) -> tuple[int, Any]:
+    return _run_chunk(*call)
+
+
+_POOL: dict[int, Any] = {}
+"""The forked workers of this process, by their number (:func:`_forked_pool`)."""
+
+
+def _can_fork() -> bool:
+    """Workers may be forked from this process: the platform forks, this is the main thread and
+    no other thread but a daemon runs (a thread holding a lock at the fork leaves it held
+    forever in the child; a daemon, such as a progress bar's clock, holds none a worker takes)."""
+    others = [t for t in threading.enumerate() if t is not threading.main_thread()]
+    return (
+        hasattr(os, "fork")
+        and sys.platform.startswith("linux")
+        and threading.current_thread() is threading.main_thread()
+        and all(t.daemon for t in others)
+    )
+
+
+def _quiet_worker() -> None:
+    """In a forked worker: Ctrl-C is the parent's to handle (it ends the workers), and the
+    worker writes nothing (its task's errors go back to the parent with its results; what it
+    would print as the parent ends is noise)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+
+
+def _forked_pool(workers: int) -> Any:
+    """``workers`` processes forked from this one, kept for the process's next runs.
+
+    Forked, a worker starts in a few milliseconds with every module and compiled kernel of its
+    parent already loaded (joblib's loky workers start fresh: about a second, then the kernels'
+    load, which a run of a few seconds cannot afford); they are ended when the process ends.
+    Ctrl-C is held back while they are forked, so that it reaches the parent whole, after."""
+    if workers not in _POOL:
+        import atexit
+        import multiprocessing
+
+        for pool in _POOL.values():
+            pool.terminate()
+        _POOL.clear()
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pool = multiprocessing.get_context("fork").Pool(workers, initializer=_quiet_worker)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        atexit.register(pool.terminate)
+        _POOL[workers] = pool
+    return _POOL[workers]
+
+
 def iter_chunks(
     task: Callable[..., T],
     n_items: int,
     *,
     seed: int,
-    chunk_size: int,
+    chunk_size: int | Sequence[int],
     jobs: int = 1,
     backend: str | None = None,
     indices: Sequence[int] | None = None,
     ordered: bool = True,
+    first_chunk: int = 0,
     **task_kwargs: Any,
 ) -> Iterator[tuple[int, T]]:
     """``(k, task(rng_k, n_k, **task_kwargs))`` for the chunks ``indices`` (default: all), each
     as soon as it is computed: in chunk order, or with ``ordered=False`` as they finish (so a
-    caller can store each at once).
+    caller can store each at once). Chunk ``k`` draws from the stream of chunk
+    ``first_chunk + k`` (:func:`chunk_seed`): a second run of the same seed numbered from far
+    enough draws samples independent of the first's.
 
     ``task`` must be picklable when the chunks leave this process (a module-level function).
-    With the local backend (``"loky"``, the default), ``jobs`` workers (0 or -1: all cores)
-    run the chunks, and one worker runs them here, without joblib. Any other joblib backend
+    Locally (``backend`` ``"loky"``, the default, or ``"fork"``), ``jobs`` workers (0 or -1:
+    all cores) run the chunks, and one worker runs them here, without joblib. With ``"fork"``
+    they are forked from this process where it can (:func:`_forked_pool`), else they are
+    joblib's loky processes. Any other joblib backend
     (``"threading"``, or ``"dask"`` once a Dask client exists) always receives the chunks and
     sizes itself (a cluster uses all its workers): ``jobs`` is then not used.
     """
     sizes = chunk_sizes(n_items, chunk_size)
     wanted = range(len(sizes)) if indices is None else indices
     backend = backend or DEFAULT_BACKEND
-    local = backend == DEFAULT_BACKEND
+    local = backend in LOCAL_BACKENDS
     workers = min(choose_jobs(jobs), max(len(wanted), 1)) if local else -1
-    calls = ((k, task, chunk_seed(seed, k), sizes[k], task_kwargs) for k in wanted)
+    calls = ((k, task, chunk_seed(seed, first_chunk + k), sizes[k], task_kwargs) for k in wanted)
     if workers == 1:
         for call in calls:
             yield _run_chunk(*call)
         return
+    if backend == FORK:
+        if _can_fork():
+            pool = _forked_pool(choose_jobs(jobs))
+            yield from (pool.imap if ordered else pool.imap_unordered)(_run_packed_chunk, calls)
+            return
+        backend = DEFAULT_BACKEND
     import joblib  # a tenth of a second to import, which a run on one worker does without
 
     order = "generator" if ordered else "generator_unordered"
@@ -145,24 +221,33 @@ def map_chunks(
     n_items: int,
     *,
     seed: int,
-    chunk_size: int,
+    chunk_size: int | Sequence[int],
     jobs: int = 1,
     backend: str | None = None,
     on_done: Callable[[int], None] | None = None,
+    first_chunk: int = 0,
     **task_kwargs: Any,
 ) -> list[T]:
     """``[task(rng_k, n_k, **task_kwargs) for each chunk k]``, in chunk order, computed on
     ``jobs`` workers with ``backend`` as :func:`iter_chunks` says. ``on_done`` receives the
     number of items finished so far, after each chunk.
     """
+    sizes = chunk_sizes(n_items, chunk_size)
     results: list[T] = []
     chunks = iter_chunks(
-        task, n_items, seed=seed, chunk_size=chunk_size, jobs=jobs, backend=backend, **task_kwargs
+        task,
+        n_items,
+        seed=seed,
+        chunk_size=chunk_size,
+        jobs=jobs,
+        backend=backend,
+        first_chunk=first_chunk,
+        **task_kwargs,
     )
     for index, result in chunks:
         results.append(result)
         if on_done is not None:
-            on_done(min(n_items, (index + 1) * chunk_size))
+            on_done(sum(sizes[: index + 1]))
     return results
 
 
@@ -172,10 +257,11 @@ def map_chunks_until(
     settled: Callable[[list[T]], bool],
     *,
     seed: int,
-    chunk_size: int,
+    chunk_size: int | Sequence[int],
     jobs: int = 1,
     backend: str | None = None,
     on_done: Callable[[int], None] | None = None,
+    first_chunk: int = 0,
     **task_kwargs: Any,
 ) -> list[T]:
     """The results of chunks 0 … L − 1, in order, for the smallest L such that
@@ -189,9 +275,16 @@ def map_chunks_until(
     number of items finished so far, after each chunk kept.
     """
     sizes = chunk_sizes(n_items, chunk_size)
-    local = (backend or DEFAULT_BACKEND) == DEFAULT_BACKEND
+    local = (backend or DEFAULT_BACKEND) in LOCAL_BACKENDS
     wave = choose_jobs(jobs) if local else max(len(sizes), 1)
-    options = dict(seed=seed, chunk_size=chunk_size, jobs=jobs, backend=backend, **task_kwargs)
+    options = dict(
+        seed=seed,
+        chunk_size=chunk_size,
+        jobs=jobs,
+        backend=backend,
+        first_chunk=first_chunk,
+        **task_kwargs,
+    )
     results: list[T] = []
     kept: int | None = None
     for first in range(0, len(sizes), wave):
@@ -202,7 +295,7 @@ def map_chunks_until(
             results.append(result)
             if kept is None:
                 if on_done is not None:
-                    on_done(min(n_items, (index + 1) * chunk_size))
+                    on_done(sum(sizes[: index + 1]))
                 if settled(results):
                     kept = len(results)
         if kept is not None:

@@ -7,13 +7,15 @@ from pathlib import Path
 
 import click
 
-from tarot_advisor.analyzer.advice.advisor import DEFAULT_SAMPLES, analyse_hand, batches
+from tarot_advisor.analyzer.advice.advisor import DEFAULT_SAMPLES, analyse_hand
 from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.auction import DEFAULT_MODEL, MODELS
 from tarot_advisor.analyzer.advice.display import proportion
-from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
+from tarot_advisor.analyzer.advice.ecart_advice import SEARCH_SAMPLES as ECART_SEARCH_SAMPLES
+from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis, ecart_samples
 from tarot_advisor.analyzer.advice.hand import HandError
-from tarot_advisor.analyzer.advice.hand_samples import CHUNK, SEARCH_CHUNK, Sides
+from tarot_advisor.analyzer.advice.hand_samples import CHUNK, DEFAULT_POLICY, SEARCH_CHUNK, Sides
+from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_SAMPLES
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import Contract, bid_label
 from tarot_advisor.analyzer.policies import POLICIES
@@ -85,7 +87,7 @@ def render(analysis: Analysis) -> str:
         f"{'Petit au bout':>17} {'Chelem':>17}",
     ]
     for contract in analysis.contracts:
-        result, n = analysis.contracts[contract], analysis.samples
+        result, n = analysis.contracts[contract], analysis.contracts[contract].samples
         mark = "◀" if contract.value == analysis.recommendation else " "
         lines.append(
             f"{contract.label:<13} {proportion(result.p_make.mean, n, 19)} "
@@ -98,7 +100,7 @@ def render(analysis: Analysis) -> str:
     lines += sensitivity_lines(analysis)
     lines += reading_lines(analysis)
     lines.append(
-        f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "
+        f"{analysis.samples_text} · seed {analysis.seed} · {analysis.seconds:.2f} s · "
         "[ ] and ± = 95% intervals · scores are the taker's total"
     )
     return "\n".join(lines)
@@ -126,7 +128,8 @@ def count_line(analysis: Analysis) -> str:
 def contract_cells(analysis: Analysis, contract: Contract) -> tuple[str, str, str, str, str]:
     """A contract's row of the table: its name, P(make) with its 95% Wilson interval,
     E[score] ± 95%, P(petit au bout) and P(chelem) with theirs (the page's table)."""
-    result, n = analysis.contracts[contract], analysis.samples
+    result = analysis.contracts[contract]
+    n = result.samples
     return (
         contract.label,
         proportion(result.p_make.mean, n).strip(),
@@ -140,15 +143,25 @@ _DEFENCES = {"simple": "a weak defence (simple)", "random": "a random defence"}
 
 
 def sensitivity_lines(analysis: Analysis) -> list[str]:
-    """How much the answer depends on the defence: the best contract replayed against others."""
+    """How much the answer depends on the play: the best contract replayed by other tables."""
     lines = []
-    for name, result in analysis.sensitivity.items():
-        against = _DEFENCES.get(name, f"the {name} defence")
+    for table, result in analysis.sensitivity.items():
+        if table.taker == table.defence:
+            by = f"At a table of {table.taker} players"
+        else:
+            by = "Against " + _DEFENCES.get(table.defence, f"the {table.defence} defence")
         lines.append(
-            f"Against {against}, {result.contract.label}: P(make) {result.p_make.mean:.0%},"
-            f" E {result.expected_score.mean:+.0f} (played by {analysis.sides.defence} above)."
+            f"{by}, {result.contract.label}: P(make) {result.p_make.mean:.0%},"
+            f" E {result.expected_score.mean:+.0f} ({_table_words(analysis)} above)."
         )
     return lines
+
+
+def _table_words(analysis: Analysis) -> str:
+    sides = analysis.sides
+    if sides.taker == sides.defence:
+        return f"{sides.taker} at every seat"
+    return f"{sides.taker} taker's side, {sides.defence} defence"
 
 
 def _call_note(analysis: Analysis) -> str:
@@ -169,7 +182,7 @@ def poignee_line(analysis: Analysis) -> str:
         f"a {poignee.size} poignée in hand"
         if poignee.size
         else "one only when the chien brings trumps "
-        f"({proportion(poignee.p_eligible, analysis.samples).strip()} of deals)"
+        f"({proportion(poignee.p_eligible, analysis.judged_samples).strip()} of deals)"
     )
     verdict = "show it" if poignee.recommended else "keep it hidden"
     information = poignee.information
@@ -185,7 +198,7 @@ def chelem_line(analysis: Analysis) -> str:
     verdict = "announce it" if chelem.recommended else "do not announce it"
     lead = chelem.lead
     settled = ""
-    if chelem.samples < analysis.samples:
+    if chelem.samples < analysis.judged_samples:
         settled = f"; settled on the first {chelem.samples:,} samples"
     return (
         f"Chelem: {verdict}: {chelem.bonus.mean:+.1f} bonus, {difference(lead)} from leading the "
@@ -221,8 +234,11 @@ def advice_line(analysis: Analysis) -> str:
     "--samples",
     type=click.IntRange(min=2),
     default=None,
-    help=f"Deals of the unseen cards to play out [default: {DEFAULT_SAMPLES:,}; "
-    f"{ECART_SAMPLES:,} with --chien].",
+    help="Deals of the unseen cards to play out, every contract on the same ones. Default: with "
+    f"the lookahead, {SURVEY_SAMPLES} of every contract, then as many more of the advised one "
+    "as its 95% intervals need to come within ± 3.5 points of P(make) and ± 6 × its "
+    f"multiplier of E[score]; with other play, {DEFAULT_SAMPLES:,}. With --chien, "
+    f"{ECART_SEARCH_SAMPLES} of every écart with the lookahead, else {ECART_SAMPLES:,}.",
 )
 @click.option(
     "--bids",
@@ -255,23 +271,29 @@ def advice_line(analysis: Analysis) -> str:
     "--taker",
     "taker_policy",
     type=click.Choice(list(POLICIES)),
-    default="greedy",
+    default=DEFAULT_POLICY,
     show_default=True,
     help="Who plays the taker's side in the simulation: yours when you take, the other taker's "
-    "in E[pass] (the deal you defend), in the écart advice too.",
+    "in E[pass] (the deal you defend), in the écart advice too. lookahead: each card tried in "
+    "8 deals of the cards it cannot see; greedy: habits without search, 50 times faster and "
+    "weaker.",
 )
 @click.option(
     "--defence",
     "defence_policy",
     type=click.Choice(list(POLICIES)),
-    default="greedy",
+    default=DEFAULT_POLICY,
     show_default=True,
     help="Who plays the defenders' cards, yours among them in E[pass] (simple: the common "
     "open-source AI, weaker).",
 )
 @seed_option()
 @jobs_option(
-    f"The samples go in batches of {CHUNK:,} ({SEARCH_CHUNK:,} when a side plays by lookahead)."
+    "Worker processes (0 = every core), forked from this one: they start in milliseconds. The "
+    "numbers never change with it: the samples go in batches of their own random streams, "
+    f"{CHUNK:,} a batch ({STAGED_CHUNK} when a side plays by lookahead, {SEARCH_CHUNK} with "
+    "--samples).",
+    default=0,
 )
 @json_option()
 @timings_option()
@@ -376,23 +398,22 @@ def run_advice(
     the bid's analysis, or the écart's with ``chien``; its ``to_dict()`` is the ``--json``
     document. Bad input raises :class:`.errors.InputError` with the command's sentence."""
     n_players = int(players)
-    samples = samples or (ECART_SAMPLES if chien is not None else DEFAULT_SAMPLES)
-    check_sizes(n_players, samples, dump_deals, jobs)
+    sides = Sides(taker_policy, defence_policy)
+    check_sizes(n_players, samples, dump_deals, jobs, sides, chien is not None)
     try:
         cards = parse_hand(" ".join(hand), n_players)
         if position is not None and position > n_players:
             raise HandError(f"the position goes from 1 to {n_players}, not {position}")
         if chien is not None:
-            sides = Sides(taker_policy, defence_policy)
-            with bar(samples, "samples") as done:
+            n_samples = ecart_samples(samples, sides)
+            with bar(n_samples, "samples") as done:
                 options = dict(
-                    position=position, samples=samples, seed=seed, jobs=jobs, sides=sides
+                    position=position, samples=n_samples, seed=seed, jobs=jobs, sides=sides
                 )
                 return advise_ecart(
                     cards, chien, n_players, contract, called, on_done=done, **options
                 )
-        count, size = batches(samples, taker_policy, defence_policy)
-        with bar(count, f"batches of {size:,} samples") as done:
+        with bar(0, "batches of samples") as done:
             return analyse_hand(
                 cards,
                 n_players,

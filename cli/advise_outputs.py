@@ -7,7 +7,10 @@ from pathlib import Path
 
 import click
 
+from tarot_advisor.analyzer.advice.advisor import most_samples
 from tarot_advisor.analyzer.advice.analysis import Analysis
+from tarot_advisor.analyzer.advice.ecart_advice import ecart_samples
+from tarot_advisor.analyzer.advice.hand_samples import Sides
 from tarot_advisor.analyzer.rulebook.record import dumps_records
 from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.limits import (
@@ -31,8 +34,18 @@ DUMP_DISK_PER_SAMPLE = {3: 7_500, 4: 7_500, 5: 30_000}
 """Bytes of disk a sample's deal records take (about 1.2 kB a record)."""
 
 
-def check_sizes(players: int, samples: int, dump_deals: Path | None, jobs: int) -> None:
-    """Refuses, before any work, a run that cannot fit in memory, on disk or in a week."""
+def check_sizes(
+    players: int,
+    samples: int | None,
+    dump_deals: Path | None,
+    jobs: int,
+    sides: Sides,
+    ecart: bool = False,
+) -> None:
+    """Refuses, before any work, a run that cannot fit in memory, on disk or in a week
+    (``samples`` ``None``: the most the default plays)."""
+    if samples is None:
+        samples = ecart_samples(None, sides) if ecart else most_samples(sides)
     per_sample = MEMORY_PER_SAMPLE[players]
     if dump_deals is not None:
         check_output_file("--dump-deals", dump_deals)
@@ -40,7 +53,7 @@ def check_sizes(players: int, samples: int, dump_deals: Path | None, jobs: int) 
         check_disk("--dump-deals", dump_deals, samples * DUMP_DISK_PER_SAMPLE[players])
     what = "sample with its deal records" if dump_deals is not None else "sample"
     check_memory("--samples", samples, per_sample, what)
-    check_time("--samples", samples, "sample", jobs)
+    check_time("--samples", samples, "searched sample" if sides.searches else "sample", jobs)
 
 
 def check_options(

@@ -56,6 +56,7 @@ MAX_SECONDS = 7 * 24 * 3600
 
 SECONDS_EACH = {
     "sample": 100e-6,
+    "searched sample": 10e-3,
     "deal": 1e-6,
     "duel deal": 100e-6,
     "checked deal": 500e-6,

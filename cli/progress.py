@@ -51,10 +51,14 @@ class Progress:
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
 
-    def __call__(self, done: int) -> None:
-        self.update(done)
+    def __call__(self, done: int, total: int | None = None) -> None:
+        self.update(done, total)
 
-    def update(self, done: int) -> None:
+    def update(self, done: int, total: int | None = None) -> None:
+        """``done`` items so far; ``total``, when given, is how many there now are in all (a
+        run that learns its size as it goes)."""
+        if total is not None:
+            self.total = total
         self._done = done
         now = time.perf_counter()
         if done < self.total and now - self._last_draw < _MIN_INTERVAL:
@@ -111,11 +115,12 @@ def progress(total: int, label: str, *, show: bool | None = None, unit: str = ""
     return Progress(total, label, enabled=enabled, unit=unit)
 
 
-Bar = Callable[[int, str], AbstractContextManager[Callable[[int], None]]]
+Bar = Callable[[int, str], AbstractContextManager[Callable[..., None]]]
 """Makes the progress of a run: ``bar(total, unit)`` counts ``total`` items of ``unit`` (the
-command's bar on stderr, or a web job's)."""
+command's bar on stderr, or a web job's); what it yields takes the items done so far, and the
+new total when the run has learnt it."""
 
 
-def no_bar(_total: int, _unit: str) -> AbstractContextManager[Callable[[int], None]]:
+def no_bar(_total: int, _unit: str) -> AbstractContextManager[Callable[..., None]]:
     """A :data:`Bar` that shows nothing."""
-    return nullcontext(lambda _done: None)
+    return nullcontext(lambda _done, _total=None: None)

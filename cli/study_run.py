@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-from tarot_advisor.analyzer.advice.hand_samples import SEARCHING, Sides
+from tarot_advisor.analyzer.advice.hand_samples import Sides
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.studies.study import (
     DEFAULT_CHUNK_HANDS,
@@ -108,8 +108,7 @@ def check_study_size(
     week on ``jobs`` local workers (a remote cluster's size is unknown: only memory counts);
     a hand-sample played by search (``sides``) costs far more than the greedy's."""
     check_memory("--hands", hands, HAND_MEMORY, "hand")
-    searched = bool(SEARCHING & {sides.taker, sides.defence})
-    what = "searched hand-sample" if searched else "hand-sample"
+    what = "searched hand-sample" if sides.searches else "hand-sample"
     if scheduler is None:
         check_time("--hands", hands, what, jobs, samples)
 

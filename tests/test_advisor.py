@@ -5,9 +5,10 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from greedy_table import GREEDY
 
 from tarot_advisor.analyzer.advice import hand_samples
-from tarot_advisor.analyzer.advice.advisor import HandError, analyse_hand, batches
+from tarot_advisor.analyzer.advice.advisor import HandError, analyse_hand
 from tarot_advisor.analyzer.advice.paired import play_pair, play_pairs
 from tarot_advisor.analyzer.cards import parse_hand
 from tarot_advisor.analyzer.game import Contract
@@ -23,20 +24,20 @@ WORTHLESS = "2 3 5 1♠ 2♠ 3♠ 4♠ 1♥ 2♥ 3♥ 4♥ 5♥ 1♦ 2♦ 3♦ 4
 
 
 def test_prise_and_garde_are_played_on_the_same_samples():
-    analysis = analyse_hand(parse_hand(EXAMPLE), samples=300)
+    analysis = analyse_hand(parse_hand(EXAMPLE), samples=300, **GREEDY)
     prise, garde = analysis.contracts[Contract.PRISE], analysis.contracts[Contract.GARDE]
     assert prise.p_make == garde.p_make
     assert garde.expected_score.mean == pytest.approx(2 * prise.expected_score.mean, rel=0.25)
 
 
 def test_a_monster_hand_is_a_near_certain_garde_sans_or_better():
-    analysis = analyse_hand(parse_hand(MONSTER), samples=400)
+    analysis = analyse_hand(parse_hand(MONSTER), samples=400, **GREEDY)
     assert analysis.recommendation in ("garde_sans", "garde_contre")
     assert analysis.contracts[Contract.GARDE_SANS].p_make.mean > 0.95
 
 
 def test_a_worthless_hand_passes():
-    analysis = analyse_hand(parse_hand(WORTHLESS), samples=400)
+    analysis = analyse_hand(parse_hand(WORTHLESS), samples=400, **GREEDY)
     assert analysis.recommendation == "pass"
     assert analysis.point_count.bid == "pass"
     assert all(r.expected_score.mean < 0 for r in analysis.contracts.values())
@@ -46,7 +47,7 @@ def test_the_gains_of_showing_and_announcing_split_into_the_bonus_and_the_rest()
     # Ten trumps with 4 players: a simple poignée, 20 to the side that wins, 3 × 20 for the
     # taker (more in Prise and Garde when the chien brings trumps: a double, 3 × 30).
     hand = parse_hand("21 19 17 15 13 11 9 7 5 1 R♠ D♠ R♥ 8♥ 4♦ 2♦ V♣ 3♣")
-    analysis = analyse_hand(hand, samples=300, position=1)
+    analysis = analyse_hand(hand, samples=300, position=1, **GREEDY)
     for contract, poignee in analysis.poignees.items():
         assert poignee.eligible and poignee.size == "simple"
         parts = poignee.bonus.mean + poignee.information.mean
@@ -116,21 +117,18 @@ def test_both_pairs_in_one_engine_run_play_as_each_pair_in_its_own():
 
 
 def test_same_seed_same_numbers_whatever_the_jobs():
-    one = analyse_hand(parse_hand(EXAMPLE), samples=5200, seed=5, jobs=1).to_dict()
-    two = analyse_hand(parse_hand(EXAMPLE), samples=5200, seed=5, jobs=2).to_dict()
+    one = analyse_hand(parse_hand(EXAMPLE), samples=5200, seed=5, jobs=1, **GREEDY).to_dict()
+    two = analyse_hand(parse_hand(EXAMPLE), samples=5200, seed=5, jobs=2, **GREEDY).to_dict()
     assert one == two
 
 
 def test_a_searching_side_goes_in_smaller_chunks_with_the_same_numbers_whatever_the_jobs(
     monkeypatch,
 ):
-    assert batches(10) == (2, hand_samples.CHUNK)
-    assert batches(10, defence_policy="lookahead") == (2, hand_samples.SEARCH_CHUNK)
     # The simple defence standing for a searching one: as cheap as the greedy.
     monkeypatch.setattr(hand_samples, "SEARCHING", {"simple"})
     monkeypatch.setattr(hand_samples, "SEARCH_CHUNK", 4)
-    assert batches(10, defence_policy="simple") == (6, 4)
-    seen: list[int] = []
+    seen: list[tuple[int, int]] = []
     runs = [
         analyse_hand(
             parse_hand(EXAMPLE),
@@ -138,12 +136,14 @@ def test_a_searching_side_goes_in_smaller_chunks_with_the_same_numbers_whatever_
             seed=5,
             jobs=jobs,
             defence_policy="simple",
-            on_done=seen.append,
+            on_done=lambda done, total: seen.append((done, total)),
+            taker_policy="greedy",
         ).to_dict()
         for jobs in (1, 2)
     ]
     assert runs[0] == runs[1]
-    assert seen == [1, 2, 3, 4, 5, 6] * 2
+    # 10 samples in 3 chunks of 4, every contract, then the chelem announced on the same ones.
+    assert seen == [(1, 6), (2, 6), (3, 6), (4, 6), (5, 6), (6, 6), (6, 6)] * 2
 
 
 def test_the_announced_chelem_is_played_until_its_verdict_is_settled(monkeypatch):
@@ -151,7 +151,7 @@ def test_the_announced_chelem_is_played_until_its_verdict_is_settled(monkeypatch
     # 500 samples settle (of 1,000, in chunks of 100), with one worker or two.
     monkeypatch.setattr(hand_samples, "SEARCHING", {"simple"})
     monkeypatch.setattr(hand_samples, "SEARCH_CHUNK", 100)
-    seen: list[int] = []
+    seen: list[tuple[int, int]] = []
     runs = [
         analyse_hand(
             parse_hand(EXAMPLE),
@@ -159,7 +159,8 @@ def test_the_announced_chelem_is_played_until_its_verdict_is_settled(monkeypatch
             seed=5,
             jobs=jobs,
             defence_policy="simple",
-            on_done=seen.append if jobs == 1 else None,
+            on_done=(lambda done, total: seen.append((done, total))) if jobs == 1 else None,
+            taker_policy="greedy",
         )
         for jobs in (1, 2)
     ]
@@ -168,26 +169,27 @@ def test_the_announced_chelem_is_played_until_its_verdict_is_settled(monkeypatch
     assert runs[0].samples == 1000 and chelem.samples == 500
     assert chelem.expected_gain.mean < -500 and not chelem.recommended
     assert chelem.expected_gain.n == 500
-    assert seen == [*range(1, 16), 20]  # 10 batches played, 5 announced, the bar full
+    # 10 batches played, 5 announced, the bar full
+    assert seen == [(done, 20) for done in range(1, 16)] + [(20, 20)]
 
 
 def test_five_players_call_a_king_and_three_players_work_too():
     five = analyse_hand(
-        parse_hand("21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣", 5), 5, samples=200
+        parse_hand("21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣", 5), 5, samples=200, **GREEDY
     )
     assert five.called in [c for c in range(56) if c % 14 == 13]  # a king
     assert set(five.call_scores) == {13, 27, 41, 55}
     three_hand = parse_hand(
         "21 20 17 14 11 8 5 2 1 Excuse R♥ D♥ 8♥ 4♥ R♠ 3♠ C♦ 6♦ 2♦ 1♦ R♣ 9♣ 7♣ 2♣", 3
     )
-    three = analyse_hand(three_hand, 3, samples=200, position=2)
+    three = analyse_hand(three_hand, 3, samples=200, position=2, **GREEDY)
     assert three.position == 2 and len(three.contracts) == 4
 
 
 def test_a_petit_sec_hand_is_a_void_deal():
     hand = parse_hand("1 R♠ D♠ C♠ V♠ 10♠ R♥ D♥ C♥ V♥ 10♥ R♦ D♦ C♦ V♦ R♣ D♣ C♣")
     with pytest.raises(HandError, match="petit sec"):
-        analyse_hand(hand, samples=10)
+        analyse_hand(hand, samples=10, **GREEDY)
 
 
 def test_cli_json_has_the_documented_keys_and_dumped_deals_replay(tmp_path):
@@ -245,19 +247,24 @@ def test_the_answer_against_a_weak_defence_is_the_same_deals_played_by_it():
     # The sensitivity line replays the best contract against the simple defence on the same
     # samples: exactly what a whole analysis with --defence simple finds for that contract.
     hand = parse_hand(EXAMPLE)
-    usual = analyse_hand(hand, samples=1000, seed=3)
-    weak = analyse_hand(hand, samples=1000, seed=3, defence_policy="simple", sensitivity=())
+    usual = analyse_hand(hand, samples=1000, seed=3, **GREEDY)
+    weak = analyse_hand(
+        hand, samples=1000, seed=3, defence_policy="simple", sensitivity=(), taker_policy="greedy"
+    )
     best = Contract(usual.recommendation)
-    replayed = usual.sensitivity["simple"]
+    replayed = usual.sensitivity[hand_samples.Sides("greedy", "simple")]
     assert replayed.contract == best
     assert replayed.expected_score == weak.contracts[best].expected_score
     assert replayed.p_make == weak.contracts[best].p_make
     # The greedy defends far better than the common open-source AI (by ~40 points here).
     assert replayed.expected_score.mean > usual.contracts[best].expected_score.mean + 20
-    assert usual.to_dict()["sensitivity"]["simple"][best.value]["p_make"] == replayed.p_make.mean
+    by_table = usual.to_dict()["sensitivity"]["greedy/simple"]
+    assert by_table[best.value]["p_make"] == replayed.p_make.mean
     assert usual.to_dict()["policies"] == {"taker": "greedy", "defence": "greedy"}
 
 
 def test_an_unknown_policy_is_one_sentence():
     with pytest.raises(HandError, match="'clever' is not a policy"):
-        analyse_hand(parse_hand(EXAMPLE), samples=100, defence_policy="clever")
+        analyse_hand(
+            parse_hand(EXAMPLE), samples=100, defence_policy="clever", taker_policy="greedy"
+        )

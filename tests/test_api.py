@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from greedy_table import GREEDY, GREEDY_SIDES
 
 import tarot_advisor
 from tarot_advisor import (
@@ -58,7 +59,7 @@ def test_bad_cards_raise_the_sentence_the_commands_print():
 
 
 def test_the_analysis_shows_a_table_of_bids_with_the_advice_marked():
-    analysis = analyse_hand(HAND, samples=300)
+    analysis = analyse_hand(HAND, samples=300, **GREEDY)
     assert analysis.hand == tuple(parse_hand(HAND)) and isinstance(analysis.hand[0], Card)
     assert analysis.recommendation == "garde"
     lines = repr(analysis).splitlines()
@@ -73,19 +74,21 @@ def test_the_analysis_shows_a_table_of_bids_with_the_advice_marked():
 
 
 def test_the_api_gives_the_numbers_of_the_library_on_the_same_seed():
-    by_text = analyse_hand(HAND, samples=300, seed=5)
-    by_ids = advisor.analyse_hand([int(c) for c in parse_hand(HAND)], samples=300, seed=5)
+    by_text = analyse_hand(HAND, samples=300, seed=5, **GREEDY)
+    by_ids = advisor.analyse_hand([int(c) for c in parse_hand(HAND)], samples=300, seed=5, **GREEDY)
     assert by_text.to_dict() == by_ids.to_dict()
 
 
 def test_five_players_name_the_card_to_call():
-    analysis = analyse_hand("21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣", players=5, samples=300)
+    analysis = analyse_hand(
+        "21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣", players=5, samples=300, **GREEDY
+    )
     assert repr(analysis.called) == "R♣"
     assert "Advice: Garde Contre, calling R♣" in repr(analysis)
 
 
 def test_the_ecart_shows_its_candidates_and_the_advised_one():
-    ecart = analyse_ecart(HAND, "3♥ 9♦ 14 R♠ 2♣ V♠", samples=300)
+    ecart = analyse_ecart(HAND, "3♥ 9♦ 14 R♠ 2♣ V♠", samples=300, sides=GREEDY_SIDES)
     assert repr(ecart.recommended.cards) == "(V♠ 6♠ 4♠ V♦ 9♦ 8♦)".replace(" ", ", ")
     text = repr(ecart)
     assert text.startswith("Écart for a Garde (4 players")

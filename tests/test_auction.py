@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from greedy_table import GREEDY
 
 from tarot_advisor.analyzer.advice.advisor import HandError, analyse_hand
 from tarot_advisor.analyzer.advice.auction import (
@@ -41,13 +42,13 @@ def test_after_a_garde_contre_the_only_legal_action_is_pass():
     assert legal_actions(parse_bids("pass garde_contre", 4)) == ("pass",)
     assert legal_actions(parse_bids("prise", 4)) == ("pass", *BIDS[2:])
     hand = parse_hand("9 8 5 3 2 D♠ 7♠ 4♠ V♥ 6♥ 2♥ 10♦ 4♦ 8♣ 3♣", 5)
-    analysis = analyse_hand(hand, 5, bids=["garde_contre"], samples=200)
+    analysis = analyse_hand(hand, 5, bids=["garde_contre"], samples=200, **GREEDY)
     assert analysis.auction.legal_actions == ("pass",)
     assert analysis.recommendation == "pass"
 
 
 def test_after_a_garde_a_monster_hand_overcalls():
-    analysis = analyse_hand(parse_hand(MONSTER), bids=["garde"], samples=300)
+    analysis = analyse_hand(parse_hand(MONSTER), bids=["garde"], samples=300, **GREEDY)
     assert analysis.position == 2
     assert analysis.recommendation in ("garde_sans", "garde_contre")
     values = analysis.auction.values
@@ -78,7 +79,9 @@ def test_the_advice_is_always_a_legal_action(seed):
         heard.append(BIDS[bid])
         highest = max(highest, bid)
     try:
-        analysis = analyse_hand(cards.tolist(), players, bids=heard, samples=60, seed=seed)
+        analysis = analyse_hand(
+            cards.tolist(), players, bids=heard, samples=60, seed=seed, **GREEDY
+        )
     except HandError as error:  # petit sec, or an auction the model finds impossible
         assert "petit sec" in str(error) or "impossible" in str(error)
         return
@@ -87,7 +90,7 @@ def test_the_advice_is_always_a_legal_action(seed):
 
 def test_expected_pass_agrees_across_seeds():
     one, two = (
-        analyse_hand(parse_hand(AVERAGE), bids=["pass"], samples=1500, seed=s).auction
+        analyse_hand(parse_hand(AVERAGE), bids=["pass"], samples=1500, seed=s, **GREEDY).auction
         for s in (1, 2)
     )
     a, b = one.expected_pass, two.expected_pass
@@ -96,7 +99,7 @@ def test_expected_pass_agrees_across_seeds():
 
 
 def test_without_bids_passing_is_still_valued():
-    auction = analyse_hand(parse_hand(AVERAGE), samples=300).auction
+    auction = analyse_hand(parse_hand(AVERAGE), samples=300, **GREEDY).auction
     assert auction.bids is None and auction.acceptance_rate is None
     assert auction.expected_pass.se > 0
     assert auction.legal_actions == BIDS
@@ -161,7 +164,7 @@ def test_only_a_share_of_the_deals_fits_the_bids_heard():
     # Through the advice: the share of drawn deals that fit the bids heard is printed with it.
     # Three passes, or a Garde, are what only some deals give (measured: 0.49 and 0.17).
     hand = parse_hand(AVERAGE)
-    passes = analyse_hand(hand, bids=["pass", "pass", "pass"], samples=200).auction
-    garde = analyse_hand(hand, bids=["garde"], samples=200).auction
+    passes = analyse_hand(hand, bids=["pass", "pass", "pass"], samples=200, **GREEDY).auction
+    garde = analyse_hand(hand, bids=["garde"], samples=200, **GREEDY).auction
     assert 0.3 < passes.acceptance_rate < 0.7
     assert 0.05 < garde.acceptance_rate < 0.3

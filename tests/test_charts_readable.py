@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pytest
+from greedy_table import GREEDY
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
@@ -111,7 +112,7 @@ def test_the_threshold_charts_are_readable_even_for_a_tiny_study(study_frame, ha
     ],
 )
 def test_the_advice_picture_is_readable(players, hand, bids) -> None:
-    analysis = analyse_hand(parse_hand(hand, players), players, samples=60, bids=bids)
+    analysis = analyse_hand(parse_hand(hand, players), players, samples=60, bids=bids, **GREEDY)
     assert_readable(advice_figure(analysis), players)
 
 

@@ -5,6 +5,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from greedy_table import GREEDY_SIDES
 
 from tarot_advisor.analyzer.advice.ecart_advice import EcartInputError, analyse_ecart
 from tarot_advisor.analyzer.advice.ecart_ideas import MIN_ALTERNATIVES, candidates, engine_ecart
@@ -43,7 +44,9 @@ def test_forced_trumps_go_only_as_far_as_forced():
 
 
 def test_the_advised_ecart_is_legal_and_not_worse_than_the_engines():
-    analysis = analyse_ecart(parse_hand(EXAMPLE), parse_cards(CHIEN), samples=400, seed=3)
+    analysis = analyse_ecart(
+        parse_hand(EXAMPLE), parse_cards(CHIEN), samples=400, seed=3, sides=GREEDY_SIDES
+    )
     best = analysis.recommended
     check_discard([*analysis.hand, *analysis.chien], best.cards, 4)
     assert best.gain.mean >= 0  # the engine's own, or a significant gain over it
@@ -58,7 +61,9 @@ def test_an_ecart_of_the_long_suit_or_of_honours_loses_to_the_engines():
     # suits' losers; throwing the honours to save their points (V♠ C♥ V♦ 9♦ D♣ C♣) keeps them
     # too. On the same deals each loses to the engine's by far more than its error (measured,
     # 400 deals, seed 3: −87 ± 11 and −64 ± 9), and neither is advised.
-    analysis = analyse_ecart(parse_hand(EXAMPLE), parse_cards(CHIEN), samples=400, seed=3)
+    analysis = analyse_ecart(
+        parse_hand(EXAMPLE), parse_cards(CHIEN), samples=400, seed=3, sides=GREEDY_SIDES
+    )
     ideas = {result.ideas[0]: result for result in analysis.candidates}
     for idea, cards in (
         ("shorten the longest suit", "C♥ 10♥ 8♥ 3♥ 1♥ 2♣"),
@@ -104,4 +109,9 @@ def test_an_impossible_chien_gets_one_sentence_and_exit_2(arguments, message):
 
 def test_no_ecart_without_the_chien():
     with pytest.raises(EcartInputError, match="no écart in a Garde Sans"):
-        analyse_ecart(parse_hand(EXAMPLE), parse_cards(CHIEN), contract=Contract.GARDE_SANS)
+        analyse_ecart(
+            parse_hand(EXAMPLE),
+            parse_cards(CHIEN),
+            contract=Contract.GARDE_SANS,
+            sides=GREEDY_SIDES,
+        )

@@ -9,6 +9,7 @@ contract.
 """
 
 import pytest
+from greedy_table import GREEDY
 
 from tarot_advisor.analyzer.advice.advisor import analyse_hand
 from tarot_advisor.analyzer.cards import parse_hand
@@ -35,7 +36,7 @@ MAX_Z = 3.0
 @pytest.fixture(scope="module", params=list(HANDS))
 def analysis(request):
     players, text = HANDS[request.param]
-    return analyse_hand(parse_hand(text, players), players, samples=SAMPLES, seed=9)
+    return analyse_hand(parse_hand(text, players), players, samples=SAMPLES, seed=9, **GREEDY)
 
 
 @pytest.mark.parametrize("contract", list(Contract), ids=lambda c: c.value)

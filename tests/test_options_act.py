@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from greedy_table import GREEDY, GREEDY_SIDES
 
 from tarot_advisor.analyzer.advice import auction
 from tarot_advisor.analyzer.advice.advisor import analyse_hand
@@ -54,15 +55,23 @@ def test_the_deal_you_defend_after_passing_is_played_by_the_given_policies(monke
 
 def test_e_pass_changes_with_the_defence_that_plays_it() -> None:
     cards = parse_hand(HAND, 4)
-    greedy = analyse_hand(cards, 4, samples=200, seed=3, sensitivity=())
-    weak = analyse_hand(cards, 4, samples=200, seed=3, defence_policy="random", sensitivity=())
+    greedy = analyse_hand(cards, 4, samples=200, seed=3, sensitivity=(), **GREEDY)
+    weak = analyse_hand(
+        cards,
+        4,
+        samples=200,
+        seed=3,
+        defence_policy="random",
+        sensitivity=(),
+        taker_policy="greedy",
+    )
     # The same deals; only who plays the user's side in defence differs.
     assert greedy.auction.expected_pass.mean != weak.auction.expected_pass.mean
 
 
 def test_the_ecart_advice_is_played_by_the_given_policies_and_names_them() -> None:
     hand, chien = parse_hand(HAND, 4), parse_cards(CHIEN)
-    default = analyse_ecart(hand, chien, 4, samples=60, seed=2)
+    default = analyse_ecart(hand, chien, 4, samples=60, seed=2, sides=GREEDY_SIDES)
     weak = analyse_ecart(hand, chien, 4, samples=60, seed=2, sides=Sides("greedy", "random"))
     assert default.to_dict()["policies"] == {"taker": "greedy", "defence": "greedy"}
     assert weak.to_dict()["policies"] == {"taker": "greedy", "defence": "random"}

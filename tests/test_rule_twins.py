@@ -1,5 +1,6 @@
-"""Every rule of the vectorised engine (:mod:`vector_rules`) against its scalar twin of the referee
-(:mod:`rules`): the same answers on every case of ``tests/vectors`` and on random positions.
+"""Every rule of the vectorised engine (:mod:`vector_rules`: the trick's rules as per-deal kernels,
+the rest as array operations) against its scalar twin of the referee (:mod:`rules`): the same
+answers on every case of ``tests/vectors`` and on random positions.
 
 Legality is compared as *equal legal sets*, not as "the card chosen was legal": an engine that
 is too strict plays only legal cards, so no outcome check can see it, but it changes the play.
@@ -60,6 +61,18 @@ def sets_of(members: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+def legal_sets(
+    hand_lo: np.ndarray, hand_hi: np.ndarray, lead_suit: np.ndarray, beat_hi: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The engine's per-deal :func:`vr.legal_plays`, row by row: (N,) uint64 pairs."""
+    legal_lo, legal_hi = np.empty_like(hand_lo), np.empty_like(hand_hi)
+    for row, suit in enumerate(lead_suit.tolist()):
+        legal_lo[row], legal_hi[row] = vr.legal_plays(
+            hand_lo[row], hand_hi[row], suit, bb.SUIT_OR_NONE_LO[suit], beat_hi[row]
+        )
+    return legal_lo, legal_hi
+
+
 def cards_in(lo: int, hi: int) -> list[int]:
     return sorted(bb.to_cards(int(lo), int(hi)))
 
@@ -117,7 +130,7 @@ def test_legal_sets_equal_on_random_positions(players: int) -> None:
     hands, trick, length = random_positions(players, POSITIONS, seed=players)
     hand_lo, hand_hi = sets_of(hands)
     lead_suit, beat_hi = fold_trick(trick, length)
-    legal_lo, legal_hi = vr.legal_plays(hand_lo, hand_hi, lead_suit, beat_hi)
+    legal_lo, legal_hi = legal_sets(hand_lo, hand_hi, lead_suit, beat_hi)
     mismatches = []
     for row in range(POSITIONS):
         hand = np.flatnonzero(hands[row]).tolist()
@@ -138,7 +151,7 @@ def test_legal_moves_vectors(case: dict) -> None:
     lead_suit, beat_hi = fold_trick(
         np.array(trick, np.uint8).reshape(-1, 1), np.array([len(trick)])
     )
-    legal_lo, legal_hi = vr.legal_plays(hand_lo, hand_hi, lead_suit, beat_hi)
+    legal_lo, legal_hi = legal_sets(hand_lo, hand_hi, lead_suit, beat_hi)
     assert cards_in(legal_lo[0], legal_hi[0]) == sorted(parse_cards(case["legal"]))
 
 
@@ -150,17 +163,20 @@ def test_first_lead_sets_equal() -> None:
         called = 14 * rng.randrange(4) + rng.choice([13, 13, 13, 12])
         hand_lo, hand_hi = as_set(hand)
         called_lo, _ = as_set([called])
-        lo, hi = vr.first_lead_plays(hand_lo, hand_hi, called_lo)
-        assert cards_in(lo[0], hi[0]) == rules.first_lead_plays(hand, called), (hand, called)
+        lo, hi = vr.first_lead_plays(hand_lo[0], hand_hi[0], called_lo[0])
+        assert cards_in(lo, hi) == rules.first_lead_plays(hand, called), (hand, called)
 
 
 def test_first_lead_called_suit_only_when_nothing_else() -> None:
     hand = parse_cards("3♥ 7♥ D♥")
     called = parse_cards("R♥")[0]
-    lo, hi = vr.first_lead_plays(*as_set(hand), as_set([called])[0])
-    assert cards_in(lo[0], hi[0]) == sorted(hand)
-    lo, hi = vr.first_lead_plays(*as_set([*hand, 5]), as_set([called])[0])
-    assert cards_in(lo[0], hi[0]) == [5]
+    called_lo = as_set([called])[0][0]
+    hand_lo, hand_hi = as_set(hand)
+    lo, hi = vr.first_lead_plays(hand_lo[0], hand_hi[0], called_lo)
+    assert cards_in(lo, hi) == sorted(hand)
+    hand_lo, hand_hi = as_set([*hand, 5])
+    lo, hi = vr.first_lead_plays(hand_lo[0], hand_hi[0], called_lo)
+    assert cards_in(lo, hi) == [5]
 
 
 class RecordingPolicy:
@@ -238,25 +254,23 @@ def test_excuse_rules_equal_on_random_last_tricks(last: bool) -> None:
         owners = rules.card_owners(trick, sides, winner, changes)
         receiver = rules.excuse_exchange(trick, sides, winner, changes)
 
-        best = np.array([rules.trick_winner(trick)])  # the engine's own: test_engine_vs_referee
-        excuse_at = np.array([trick.index(EXCUSE) if EXCUSE in trick else -1])
-        excuse_taker = np.array([EXCUSE in trick and sides[trick.index(EXCUSE)] == rules.TAKER])
-        swept = np.array(
-            [EXCUSE in trick and all(s == sides[trick.index(EXCUSE)] for s in earlier)]
-        )
+        best = rules.trick_winner(trick)  # the engine's own: test_engine_vs_referee
+        excuse_at = trick.index(EXCUSE) if EXCUSE in trick else -1
+        excuse_taker = EXCUSE in trick and sides[trick.index(EXCUSE)] == rules.TAKER
+        swept = EXCUSE in trick and all(s == sides[trick.index(EXCUSE)] for s in earlier)
         got_winner = vr.last_trick_winner(best, excuse_at, swept) if last else best
-        assert int(got_winner[0]) == winner, (trick, sides, earlier)
-        winner_taker = np.array([sides[winner] == rules.TAKER])
-        got_changes = vr.excuse_changes_side(last, np.array([chelem]))
-        assert bool(got_changes[0]) == changes
+        assert got_winner == winner, (trick, sides, earlier)
+        winner_taker = sides[winner] == rules.TAKER
+        got_changes = vr.excuse_changes_side(last, chelem)
+        assert got_changes == changes
         trick_lo, trick_hi = as_set(trick)
         taker_lo, taker_hi = vr.card_owners(
-            trick_lo, trick_hi, winner_taker, excuse_taker, got_changes
+            trick_lo[0], trick_hi[0], winner_taker, excuse_taker, got_changes
         )
         expected = sorted(c for c, o in zip(trick, owners, strict=True) if o == rules.TAKER)
-        assert cards_in(taker_lo[0], taker_hi[0]) == expected
-        exchange = vr.excuse_exchange(trick_hi, winner_taker, excuse_taker, got_changes)
-        assert int(exchange[0]) == {rules.TAKER: 1, rules.DEFENCE: -1, None: 0}[receiver]
+        assert cards_in(taker_lo, taker_hi) == expected
+        exchange = vr.excuse_exchange(trick_hi[0], winner_taker, excuse_taker, got_changes)
+        assert exchange == {rules.TAKER: 1, rules.DEFENCE: -1, None: 0}[receiver]
 
 
 def test_petit_au_bout_equal_on_random_endings() -> None:

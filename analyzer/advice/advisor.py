@@ -9,26 +9,31 @@ chelem is then played announced (the taker leads) under the best contract, on th
 again, chunk by chunk, until the sign of its expected gain is settled (:data:`CHELEM_SETTLED`):
 most hands are nowhere near a chelem, and the replay is a third of the work.
 
+By default a table that searches (the lookahead, the default play) is sampled in two stages
+(:mod:`plan`): a survey of every contract chooses the advice, then a focus of fresh samples
+measures the advised contract's pair, its poignée, the chelem and the sensitivity, as precisely
+as the plan asks.
+
 The samples and their per-sample outcomes come from :mod:`hand_samples`. The work is cut in
-chunks (:attr:`hand_samples.Sides.chunk` samples: fewer when a side plays by search), each
-with its own random stream (:mod:`parallel`), so the numbers depend on the seed, the sample
-count and the policies only — not on the number of jobs.
+chunks (:attr:`hand_samples.Sides.chunk` samples, or :data:`plan.STAGED_CHUNK`), each with
+its own random stream (:mod:`parallel`), so the numbers depend on the seed, the sample count
+and the policies only — not on the number of jobs.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..cards import trumps_and_excuse
 from ..game import Contract, poignee_thresholds
-from ..parallel import DEFAULT_SEED, map_chunks, map_chunks_until
+from ..parallel import DEFAULT_SEED, FORK, map_chunks, map_chunks_until
 from ..policies import POLICIES
 from ..stats import Estimate
-from .analysis import Analysis, ChelemAdvice, ContractResult, PoigneeAdvice
+from .analysis import Analysis, ChelemAdvice, ContractResult, Focus, PoigneeAdvice
 from .auction import (
     DEFAULT_MODEL,
     AuctionError,
@@ -39,6 +44,7 @@ from .auction import (
 )
 from .hand import HandError, call_candidates, check_hand
 from .hand_samples import (
+    DEFAULT_POLICY,
     AnnouncedSamples,
     Bidding,
     Choice,
@@ -48,11 +54,22 @@ from .hand_samples import (
     announced_chunk,
     chunk,
     concatenate,
+    focus_chunk,
     sensitivity_chunk,
 )
 from .heuristic import point_count
+from .paired import pair_of
+from .plan import (
+    FOCUS_SAMPLES,
+    STAGED_CHUNK,
+    SURVEY_SAMPLES,
+    Stages,
+    focus_chunks,
+    focus_samples,
+)
 
 DEFAULT_SAMPLES = 2000
+"""Samples of every contract for a table that does not search (the greedy's)."""
 POIGNEE_NAMES = ("simple", "double", "triple")
 CHELEM_SETTLED = 4.0
 """The announced chelem's replay stops once its expected gain is this many standard errors from
@@ -62,6 +79,13 @@ samples)."""
 CHELEM_MIN_SAMPLES = 500
 """Samples the chelem's verdict rests on at least: with fewer, a rare made chelem (a large
 gain) may not have shown up yet, and the standard error would understate the spread."""
+CHELEM_MIN_SEARCHED = 64
+"""The same in a staged analysis (:mod:`plan`), where a sample costs a search at every seat.
+Announcing pays only for a chelem made about half the time or more (+200 more when made, −200
+when not), which 64 samples cannot miss; a rarer one only makes the loss of announcing larger."""
+FOCUS_FIRST_CHUNK = 1 << 30
+"""The focus's chunks are numbered from here (:func:`parallel.chunk_seed`): their random
+streams are none of the survey's, so its samples are independent of the survey's."""
 
 
 def analyse_hand(
@@ -69,56 +93,58 @@ def analyse_hand(
     players: int = 4,
     *,
     position: int | None = None,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int | None = None,
     seed: int = DEFAULT_SEED,
     jobs: int = 1,
     backend: str | None = None,
     keep_records: bool = False,
-    on_done: Callable[[int], None] | None = None,
+    on_done: Callable[[int, int], None] | None = None,
     bids: Sequence[str] | str | None = None,
     others: str | PointCountBidder = DEFAULT_MODEL,
-    taker_policy: str = "greedy",
-    defence_policy: str = "greedy",
-    sensitivity: Sequence[str] = ("simple",),
+    taker_policy: str = DEFAULT_POLICY,
+    defence_policy: str = DEFAULT_POLICY,
+    sensitivity: Sequence[Sides] | None = None,
 ) -> Analysis:
     """Analyse ``hand`` (card ids) for ``players`` players; see the module docstring.
 
-    ``position``: 1…n, or ``None`` to average over positions drawn uniformly. ``bids``: the
-    bids heard before the user's turn (names of :data:`~.game.BIDS`, from position 1), which
-    fix the position and condition the samples; ``others``: how the other players bid
-    (:data:`auction.MODELS`). ``jobs`` and
-    ``backend`` choose the workers (:func:`parallel.map_chunks`); they never change the
-    numbers. ``keep_records`` keeps every playout as a deal record (``Analysis.records``).
-    ``on_done`` receives the number of playout batches finished so far (:func:`batches` says
-    how many there are). ``taker_policy`` and ``defence_policy`` (names,
-    :mod:`policies`) play the cards; the best contract is replayed against each defence of
-    ``sensitivity`` on the same samples (:attr:`Analysis.sensitivity`).
+    ``position``: 1…n, or ``None`` to average over positions drawn uniformly. ``samples``: every
+    contract played on that many samples, or by default (``None``) the :mod:`plan`'s stages for
+    a table that searches, :data:`DEFAULT_SAMPLES` for one that does not. ``bids``: the bids
+    heard before the user's turn (names of :data:`~.game.BIDS`, from position 1), which fix the
+    position and condition the samples; ``others``: how the other players bid
+    (:data:`auction.MODELS`). ``jobs`` and ``backend`` (default ``"fork"``) choose the workers
+    (:func:`parallel.map_chunks`); they never change the numbers. ``keep_records`` keeps every
+    playout as a deal record (``Analysis.records``). ``on_done(done, total)`` receives the
+    playout batches finished so far and how many there will be (the total grows once the survey
+    has sized the focus). ``taker_policy`` and ``defence_policy`` (names, :mod:`policies`) play
+    the cards; the best contract is replayed by each table of ``sensitivity`` (default
+    :func:`weaker_tables`) on the same samples (:attr:`Analysis.sensitivity`).
     """
     start = time.perf_counter()
     hand = check_hand(hand, players)
-    position, bidding = _checked_setting(
-        players, position, samples, bids, others, (taker_policy, defence_policy, *sensitivity)
-    )
     sides = Sides(taker_policy, defence_policy)
+    tables = weaker_tables(sides) if sensitivity is None else tuple(sensitivity)
+    position, bidding = _checked_setting(
+        players,
+        position,
+        samples,
+        bids,
+        others,
+        {p for t in (sides, *tables) for p in (t.taker, t.defence)},
+    )
+    stages = stages_for(samples, sides)
     calls: tuple[int | None, ...] = tuple(call_candidates(hand)) if players == 5 else (None,)
-    size = sides.chunk
-    n_chunks = -(-samples // size)
-
-    def progress(before: int) -> Callable[[int], None] | None:
-        return (lambda done: on_done(before + -(-done // size))) if on_done else None
-
+    bar = _Bar(on_done, stages)
     run = _Run(
         common=dict(hand=hand, players=players, position=position, bidding=bidding),
-        kwargs=dict(seed=seed, chunk_size=size, jobs=jobs, backend=backend),
-        samples=samples,
+        kwargs=dict(seed=seed, chunk_size=stages.chunk, jobs=jobs, backend=backend or FORK),
+        samples=stages.survey,
     )
     outcomes = ChunkOutcomes.merge(
-        run.map(chunk, on_done=progress(0), calls=calls, keep_records=keep_records, sides=sides)
+        run.map(chunk, on_done=bar.step, calls=calls, keep_records=keep_records, sides=sides)
     )
     by_choice = outcomes.samples
     called, call_scores = _best_call(by_choice, calls)
-    contracts = {c: _contract_result(c, by_choice[Choice(c, called)]) for c in Contract}
-    n_samples = len(outcomes.auction.defended)
     auction = evaluate(
         outcomes.auction,
         {c: by_choice[Choice(c, called)].score for c in Contract},
@@ -128,24 +154,36 @@ def analyse_hand(
     )
     recommendation = auction.recommendation
     best = Contract(recommendation) if recommendation != "pass" else _best_of(by_choice, called)[0]
+    records = outcomes.records
+    focus = None
+    if stages.staged:  # the best contract's pair measured again, on samples of its own
+        judged = by_choice[Choice(best, called)]
+        focus = Focus(focus_samples(judged.made, judged.score, best), pair_of(best))
+        chunks = focus_chunks(focus.samples)
+        kwargs = {**run.kwargs, "chunk_size": chunks}
+        run = replace(run, samples=focus.samples, first_chunk=FOCUS_FIRST_CHUNK, kwargs=kwargs)
+        bar.grow(len(chunks))
+        parts = run.map(
+            focus_chunk,
+            on_done=bar.step,
+            choice=Choice(best, called),
+            keep_records=keep_records,
+            sides=sides,
+        )
+        by_choice = by_choice | ChunkOutcomes.merge_samples([p for p, _ in parts])
+        records = records + [r for _, dumped in parts for r in dumped]
+    contracts = {c: _contract_result(c, by_choice[Choice(c, called)]) for c in Contract}
     judged = by_choice[Choice(best, called)]  # the poignée and the chelem: the best contract
     poignees = {c: _poignee_advice(by_choice[Choice(c, called)], hand, players) for c in Contract}
-    weaker = {
-        name: _replayed_against(run, Choice(best, called), Sides(taker_policy, name))
-        for name in sensitivity
-        if name != defence_policy
-    }
-    # Last: its chunks are the second half of the progress (:func:`batches`).
-    chelem = _chelem_advice(
-        run, Choice(best, called), sides, judged, n_samples, progress(n_chunks), recommendation
-    )
-    if on_done is not None and chelem.samples < n_samples:
-        on_done(2 * n_chunks)  # the chunks a settled verdict spared
+    weaker = {t: _replayed_by(run, Choice(best, called), t) for t in tables if t != sides}
+    least = CHELEM_MIN_SEARCHED if stages.staged else CHELEM_MIN_SAMPLES
+    chelem = _chelem_advice(run, Choice(best, called), sides, judged, bar, recommendation, least)
+    bar.finish()
     return Analysis(
         hand=hand,
         players=players,
         position=position,
-        samples=n_samples,
+        samples=len(outcomes.auction.defended),
         seed=seed,
         point_count=point_count(hand),
         contracts=contracts,
@@ -159,9 +197,65 @@ def analyse_hand(
         poignees=poignees,
         sides=sides,
         sensitivity=weaker,
+        focus=focus,
         seconds=time.perf_counter() - start,
-        records=outcomes.records if keep_records else None,
+        records=records if keep_records else None,
     )
+
+
+def stages_for(samples: int | None, sides: Sides) -> Stages:
+    """How :func:`analyse_hand` samples: ``samples`` of everything when given; else, for a
+    table that searches, a survey and a focus (:mod:`plan`), and :data:`DEFAULT_SAMPLES` of
+    everything for one that does not."""
+    if samples is not None:
+        return Stages(samples, sides.chunk, staged=False)
+    if sides.searches:
+        return Stages(SURVEY_SAMPLES, STAGED_CHUNK, staged=True)
+    return Stages(DEFAULT_SAMPLES, sides.chunk, staged=False)
+
+
+def most_samples(sides: Sides) -> int:
+    """The most samples of any contract :func:`analyse_hand` plays by default: a survey and
+    the largest focus for a table that searches."""
+    if sides.searches:
+        return SURVEY_SAMPLES + FOCUS_SAMPLES[1]
+    return DEFAULT_SAMPLES
+
+
+def weaker_tables(sides: Sides) -> tuple[Sides, ...]:
+    """The tables the best contract is replayed by, to show how the answer leans on the play:
+    the greedy at every seat when a side searches, else the taker's side against the simple
+    defence."""
+    if sides.searches:
+        return (Sides("greedy", "greedy"),)
+    return (Sides(sides.taker, "simple"),)
+
+
+class _Bar:
+    """The analysis's progress in playout batches (chunks), for ``on_done(done, total)``: the
+    survey's chunks, then the focus's and the chelem's once the survey has sized them."""
+
+    def __init__(self, on_done: Callable[[int, int], None] | None, stages: Stages) -> None:
+        self.on_done = on_done
+        self.done = 0
+        self.total = -(-stages.survey // stages.chunk)
+        if not stages.staged:
+            self.total *= 2  # the chelem, on the same chunks
+
+    def step(self, _samples: int) -> None:
+        self.done += 1
+        if self.on_done is not None:
+            self.on_done(self.done, self.total)
+
+    def grow(self, chunks: int) -> None:
+        """A focus of ``chunks`` is next, then the chelem on as many."""
+        self.total += 2 * chunks
+
+    def finish(self) -> None:
+        """The chunks a settled chelem spared."""
+        self.done = self.total
+        if self.on_done is not None:
+            self.on_done(self.done, self.total)
 
 
 @dataclass(frozen=True)
@@ -171,24 +265,33 @@ class _Run:
     common: dict
     kwargs: dict
     samples: int
+    first_chunk: int = 0
+    """The survey's chunks are numbered from 0, the focus's from :data:`FOCUS_FIRST_CHUNK`."""
 
     def map(self, task: Callable, **arguments) -> list:
-        return map_chunks(task, self.samples, **self.kwargs, **arguments, **self.common)
+        return map_chunks(
+            task,
+            self.samples,
+            **self.kwargs,
+            first_chunk=self.first_chunk,
+            **arguments,
+            **self.common,
+        )
 
 
 def _checked_setting(
     players: int,
     position: int | None,
-    samples: int,
+    samples: int | None,
     bids: Sequence[str] | str | None,
     others: str | PointCountBidder,
-    policies: Sequence[str],
+    policies: set[str],
 ) -> tuple[int | None, Bidding]:
     """The user's position (the bids heard fix it) and the auction's model, every argument
     checked (:class:`HandError` with one sentence)."""
     if position is not None and not 1 <= position <= players:
         raise HandError(f"the position goes from 1 to {players}, not {position}")
-    if samples < 2:
+    if samples is not None and samples < 2:
         raise HandError(f"at least 2 samples are needed, not {samples}")
     try:
         bidding = Bidding(bidder(others), None if bids is None else parse_bids(bids, players))
@@ -201,7 +304,7 @@ def _checked_setting(
                 f" not {position}"
             )
         position = len(bidding.heard) + 1
-    for name in policies:
+    for name in sorted(policies):
         if name not in POLICIES:
             raise HandError(f"'{name}' is not a policy (one of {', '.join(POLICIES)})")
     return position, bidding
@@ -247,8 +350,8 @@ def _safest(contracts: dict[Contract, ContractResult], recommendation: str) -> s
     return None
 
 
-def _replayed_against(run: _Run, choice: Choice, sides: Sides) -> ContractResult:
-    """The best contract replayed on the same samples by other players (the sensitivity)."""
+def _replayed_by(run: _Run, choice: Choice, sides: Sides) -> ContractResult:
+    """The best contract replayed on the same samples by another table (the sensitivity)."""
     parts = run.map(sensitivity_chunk, choice=choice, sides=sides)
     made = np.concatenate([m for m, _ in parts])
     total = np.concatenate([s for _, s in parts])
@@ -260,17 +363,18 @@ def _chelem_advice(
     choice: Choice,
     sides: Sides,
     judged: ContractSamples,
-    n_samples: int,
-    on_done: Callable[[int], None] | None,
+    bar: _Bar,
     recommendation: str,
+    least: int,
 ) -> ChelemAdvice:
     """The chelem announced under the best contract, on the same samples in chunk order,
-    until the sign of its gain is settled (:data:`CHELEM_SETTLED`)."""
+    until the sign of its gain is settled (:data:`CHELEM_SETTLED`) on at least ``least``."""
+    n_samples = len(judged.score)
 
     def gain_settled(parts: list[AnnouncedSamples]) -> bool:
         played = concatenate(parts)
         n = len(played.score)
-        if n < min(CHELEM_MIN_SAMPLES, n_samples) or n == n_samples:
+        if n < min(least, n_samples) or n == n_samples:
             return False
         return abs(Estimate.of(played.score - judged.score[:n]).z) > CHELEM_SETTLED
 
@@ -280,7 +384,8 @@ def _chelem_advice(
             run.samples,
             gain_settled,
             **run.kwargs,
-            on_done=on_done,
+            first_chunk=run.first_chunk,
+            on_done=bar.step,
             choice=choice,
             sides=sides,
             **run.common,
@@ -297,16 +402,6 @@ def _chelem_advice(
         bonus=Estimate.of(bonus),
         lead=Estimate.of(gain - bonus),
     )
-
-
-def batches(
-    samples: int, taker_policy: str = "greedy", defence_policy: str = "greedy"
-) -> tuple[int, int]:
-    """What :func:`analyse_hand`'s ``on_done`` counts for these arguments: (the number of
-    playout batches, the samples in each): every chunk of samples played under every contract,
-    then with the chelem announced."""
-    size = Sides(taker_policy, defence_policy).chunk
-    return 2 * -(-samples // size), size
 
 
 def _poignee_advice(judged: ContractSamples, hand: tuple[int, ...], players: int) -> PoigneeAdvice:

@@ -33,6 +33,11 @@ class ContractResult:
     p_chelem: float
     """Probability that the taker's side wins every trick (unannounced)."""
 
+    @property
+    def samples(self) -> int:
+        """The samples these numbers rest on."""
+        return int(self.p_make.n or 0)
+
 
 @dataclass(frozen=True)
 class PoigneeAdvice:
@@ -79,6 +84,16 @@ class ChelemAdvice:
 
 
 @dataclass(frozen=True)
+class Focus:
+    """The second stage of a staged analysis (:mod:`plan`): ``samples`` fresh samples of the
+    pair of ``contracts`` holding the advice, on which their numbers, the poignée, the chelem
+    and the sensitivity rest."""
+
+    samples: int
+    contracts: tuple[Contract, Contract]
+
+
+@dataclass(frozen=True)
 class Analysis:
     """The analysis of one hand. ``to_dict()`` is the ``tarot-advise --json`` document and
     ``to_frame()`` the per-contract table."""
@@ -108,10 +123,29 @@ class Analysis:
     """The poignée under each contract."""
     sides: Sides = field(default_factory=Sides)
     """The policies that played the cards, the taker's side and the defence."""
-    sensitivity: dict[str, ContractResult] = field(default_factory=dict)
-    """The best contract replayed on the same samples against other defences, by policy."""
+    sensitivity: dict[Sides, ContractResult] = field(default_factory=dict)
+    """The best contract replayed on the same samples by other tables
+    (:func:`~.advisor.weaker_tables`)."""
+    focus: Focus | None = None
+    """The staged analysis's focus, or ``None`` when every contract has ``samples``."""
     seconds: float = 0.0
     records: list[dict] | None = None
+
+    @property
+    def judged_samples(self) -> int:
+        """The samples the poignée, the chelem and the sensitivity rest on: the focus's, or
+        every contract's."""
+        return self.samples if self.focus is None else self.focus.samples
+
+    @property
+    def samples_text(self) -> str:
+        """How many samples the numbers rest on, in words: "2,000 samples", or a staged
+        analysis's "64 samples of every contract, 448 more of Prise and Garde"."""
+        text = f"{self.samples:,} sample{'s' if self.samples != 1 else ''}"
+        if self.focus is None:
+            return text
+        pair = " and ".join(c.label for c in self.focus.contracts)
+        return f"{text} of every contract, {self.focus.samples:,} more of {pair}"
 
     @property
     def heuristic_agrees(self) -> bool:
@@ -134,7 +168,7 @@ class Analysis:
         rows += [
             (
                 contract.label,
-                proportion(result.p_make.mean, self.samples).strip(),
+                proportion(result.p_make.mean, result.samples).strip(),
                 signed(result.expected_score),
             )
             for contract, result in self.contracts.items()
@@ -147,7 +181,7 @@ class Analysis:
             + ("" if self.called is None else f", calling {format_card(self.called)}")
             + f" (point count {count.points} → {bid_label(count.bid)}, calibrated count"
             f" {calibrated.points} → {bid_label(calibrated.bid)}).",
-            f"{self.samples:,} samples · seed {self.seed} · [ ] and ± = 95% intervals · the"
+            f"{self.samples_text} · seed {self.seed} · [ ] and ± = 95% intervals · the"
             " taker's total score · every figure: to_frame(), to_dict()",
         ]
         return Summary(
@@ -179,6 +213,12 @@ class Analysis:
             "players": self.players,
             "position": self.position,
             "samples": self.samples,
+            "focus": None
+            if self.focus is None
+            else {
+                "samples": self.focus.samples,
+                "contracts": [c.value for c in self.focus.contracts],
+            },
             "seed": self.seed,
             "heuristic": {
                 "points": self.point_count.points,
@@ -189,6 +229,7 @@ class Analysis:
             },
             "contracts": {
                 contract.value: {
+                    "samples": result.samples,
                     "p_make": result.p_make.mean,
                     "p_make_se": result.p_make.se,
                     "expected_score": result.expected_score.mean,
@@ -223,14 +264,14 @@ class Analysis:
             **(self.auction.to_dict() if self.auction else {}),
             "policies": {"taker": self.sides.taker, "defence": self.sides.defence},
             "sensitivity": {
-                name: {
+                table.label: {
                     result.contract.value: {
                         "p_make": result.p_make.mean,
                         "expected_score": result.expected_score.mean,
                         "expected_score_se": result.expected_score.se,
                     }
                 }
-                for name, result in self.sensitivity.items()
+                for table, result in self.sensitivity.items()
             },
         }
 

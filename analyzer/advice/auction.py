@@ -294,8 +294,8 @@ def defended_outcome(
     taker = np.where(overcall > highest, overcaller, first_bidder)
     contract = np.maximum(overcall, highest)
     defended = np.zeros(n, np.int64)
-    for index in np.unique(contract[contract > 0]):
-        rows = np.flatnonzero(contract == index)
+    rows = np.flatnonzero(contract > 0)
+    if len(rows):  # every contract in one engine run: a search costs as much for few deals
         sub = Deals(players, deals.cards[rows])
         takers = taker[rows]
         called = None
@@ -304,15 +304,22 @@ def defended_outcome(
         playout = play(
             sub,
             takers,
-            Contract(BIDS[index]),
+            _BID_CODES[contract[rows]],
             policy,
             defence_policy,
             rng=rng,
             called=called,
             keep_plays=False,
         )
-        defended[rows] = score(playout).scores[np.arange(len(rows)), user[rows]]
+        for index in np.unique(contract[rows]):  # scored a contract at a time
+            group = np.flatnonzero(contract[rows] == index)
+            scores = score(playout.take(group)).scores
+            defended[rows[group]] = scores[np.arange(len(group)), user[rows[group]]]
     return AuctionSamples(highest, overcall, defended)
+
+
+_BID_CODES = np.array([0] + [Contract(bid).code for bid in BIDS[1:]], np.int8)
+"""A bid's index in :data:`~.game.BIDS` → its contract's code (pass: 0, never played)."""
 
 
 @dataclass(frozen=True)

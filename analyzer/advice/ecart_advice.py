@@ -19,7 +19,7 @@ import numpy as np
 
 from ..cards import format_card, format_cards, sort_cards, trumps_and_excuse
 from ..game import Contract, chien_size, poignee_thresholds
-from ..parallel import DEFAULT_SEED, map_chunks
+from ..parallel import DEFAULT_SEED, FORK, map_chunks
 from ..playout import bitboard as bb
 from ..playout.deal import DealError, Deals, deal
 from ..playout.ecart import FixedEcart
@@ -37,8 +37,15 @@ if TYPE_CHECKING:
     import pandas as pd
 
 DEFAULT_SAMPLES = 1000
+"""Samples of every écart when no side searches."""
+SEARCH_SAMPLES = 96
+"""Samples of every écart when a side searches (the lookahead, the default): the écarts are
+compared on the same deals, and their paired differences are precise long before each one's
+own score is (:attr:`CandidateResult.gain`)."""
 CHUNK = 1000
 """Samples per chunk; each chunk plays every candidate on them in one batch."""
+SEARCH_CHUNK = 48
+"""Samples per chunk when a side searches: the default's two chunks run side by side."""
 POIGNEE_NAMES = ("simple", "double", "triple")
 SIGNIFICANT = 2.0
 """An alternative écart is advised over the engine's when it gains more than this many SE."""
@@ -288,7 +295,7 @@ def analyse_ecart(
     contract: Contract | str = Contract.GARDE,
     called: int | None = None,
     position: int | None = None,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int | None = None,
     seed: int = DEFAULT_SEED,
     jobs: int = 1,
     sides: Sides | None = None,
@@ -299,12 +306,14 @@ def analyse_ecart(
 
     ``contract``: Prise or Garde; ``called`` (5 players): the called card, default the king of
     the hand's longest suit without its king; ``position``: 1…n or ``None`` (averaged);
-    ``sides``: the policies that play the taker's side and the defence; ``on_done`` receives
-    the samples finished so far. ``also``: more écarts to rank (a review's écart played), under
+    ``sides``: the policies that play the taker's side and the defence (default: the lookahead
+    at every seat); ``samples``: default :func:`ecart_samples`; ``on_done`` receives the samples
+    finished so far. ``also``: more écarts to rank (a review's écart played), under
     the idea ``"played"``.
     """
     start = time.perf_counter()
     sides = sides or Sides()
+    samples = ecart_samples(samples, sides)
     contract = contract if isinstance(contract, Contract) else Contract.parse(contract)
     hand = check_hand(hand, players)
     hand, chien = check_chien(hand, chien, players, contract)
@@ -338,8 +347,9 @@ def analyse_ecart(
         samples,
         seed=seed,
         # The chunk depends on the policies only, so the numbers never depend on the workers.
-        chunk_size=min(CHUNK, sides.chunk),
+        chunk_size=SEARCH_CHUNK if sides.searches else CHUNK,
         jobs=jobs,
+        backend=FORK,
         on_done=on_done,
         sides=sides,
         hand=hand,
@@ -369,6 +379,14 @@ def analyse_ecart(
         seconds=time.perf_counter() - start,
         sides=sides,
     )
+
+
+def ecart_samples(samples: int | None, sides: Sides) -> int:
+    """``samples``, or by default :data:`SEARCH_SAMPLES` when a side searches, else
+    :data:`DEFAULT_SAMPLES`."""
+    if samples is not None:
+        return samples
+    return SEARCH_SAMPLES if sides.searches else DEFAULT_SAMPLES
 
 
 def _results(

@@ -1,19 +1,30 @@
 """The engine's greedy card-play policy: the habits of competent players (:mod:`habits`).
 
 :class:`GreedyPolicy` asks, for each deal of a turn, the reading of the position and the first
-habit that applies; it is one call per decision into a per-deal kernel
-(:func:`~..playout.words.kernel`), compiled by numba when it can be.
+habit that applies (:func:`choose`); it is one call per decision into a per-deal kernel
+(:func:`~..playout.words.kernel`), compiled by numba when it can be. When the greedy plays every
+seat (the lookahead's rollouts, greedy-only playouts), the engine has it play each deal to the
+end in one compiled loop instead (:meth:`GreedyPolicy.play_out`, :func:`play_out`): the same
+kernels, card by card, without a round of array operations per card. The greedy draws nothing
+from ``rng``: both ways play the same cards.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..playout.bitboard import U64
-from ..playout.table import Candidate, Turn
+from ..playout.table import Candidate, Table, Turn
+from ..playout.tally import close_trick
+from ..playout.trick import lay_down, legal_cards, turn
 from ..playout.vector_rules import NO_SUIT
 from ..playout.words import kernel, quiet_wrap
 from .habits import follow, lead, read
+
+if TYPE_CHECKING:
+    from ..playout.tally import Tally
 
 
 class GreedyPolicy:
@@ -30,7 +41,6 @@ class GreedyPolicy:
             _choose_all(
                 turn.position,
                 table.trick,
-                table.n_tricks,
                 turn.rows,
                 turn.legal_lo,
                 turn.legal_hi,
@@ -41,16 +51,63 @@ class GreedyPolicy:
             )
         return out_lo, out_hi
 
+    def play_out(self, table: Table, tally: Tally, step: int, end: int) -> None:
+        """Play every seat of every deal of ``table`` from card ``step`` (counted from 0; the
+        table at that card) to card ``end``, recording in ``tally`` (:func:`play_out`). The
+        engine keeps its own count of the cards and the table's trick and position."""
+        with quiet_wrap():
+            play_out(
+                step, end, table.any_shown, table.arrays(), table.public.arrays(), tally.arrays()
+            )
+
 
 @kernel
-def _choose_all(k, trick, n_tricks, rows, legal_lo, legal_hi, t, public, out_lo, out_hi):
-    """The greedy's card for the player at position ``k`` in the deals ``rows`` ((M,) int64)
-    of a table (``t``, ``public``: its arrays) at trick ``trick`` of ``n_tricks``: their legal
-    cards ``legal_lo``/``_hi`` (M,) uint64 in, their cards ``out_lo``/``_hi`` (M,) out."""
+def choose(k, d, trick, legal_lo, legal_hi, t, public):
+    """(lo, hi) the greedy's card for the player at position ``k`` in deal ``d`` at trick
+    ``trick``, from its legal cards ``legal_lo``/``_hi``; ``t`` and ``public``: the table's
+    arrays."""
+    reading = read(k, d, trick, t.winners.shape[0], legal_lo, legal_hi, t, public)
+    if k == 0 or t.lead_suit[d] == NO_SUIT:  # leading, or after an Excuse led
+        return lead(reading)
+    return follow(reading)
+
+
+@kernel
+def _choose_all(k, trick, rows, legal_lo, legal_hi, t, public, out_lo, out_hi):
+    """:func:`choose` in the deals ``rows`` ((M,) int64) of a table: their legal cards
+    ``legal_lo``/``_hi`` (M,) uint64 in, their cards ``out_lo``/``_hi`` (M,) out."""
     for i in range(rows.shape[0]):
-        d = rows[i]
-        reading = read(k, d, trick, n_tricks, legal_lo[i], legal_hi[i], t, public)
-        if k == 0 or t.lead_suit[d] == NO_SUIT:  # leading, or after an Excuse led
-            out_lo[i], out_hi[i] = lead(reading)
-        else:
-            out_lo[i], out_hi[i] = follow(reading)
+        out_lo[i], out_hi[i] = choose(k, rows[i], trick, legal_lo[i], legal_hi[i], t, public)
+
+
+@kernel
+def play_out(step, end, any_shown, t, public, tally):
+    """Every deal of a table played by the greedy at every seat, deal after deal, from card
+    ``step`` to card ``end`` (counted from 0): as the engine's loop plays them (``engine.play_on``)
+    — the trick's leader noted, the legal cards (:func:`.trick.legal_cards`), the greedy's
+    choice but in the last trick (every player's last card), the card recorded (when the tally
+    keeps them) and laid down (:func:`.trick.lay_down`; ``any_shown``: some deal shows a
+    poignée), and a complete trick closed (:func:`.tally.close_trick`) and the next one led by
+    its winner (:func:`.trick.turn`). ``t``, ``public``, ``tally``: the table's and the tally's
+    arrays, updated in place."""
+    players = t.seat.shape[0]
+    n_tricks = t.winners.shape[0]
+    keep_plays = tally.played_lo.shape[0] > 0
+    for d in range(t.seat.shape[1]):
+        for s in range(step, end):
+            trick = s // players
+            k = s - trick * players
+            if k == 0:
+                tally.leaders[trick, d] = t.seat[0, d]
+            lo, hi = legal_cards(k, d, trick, t)
+            if trick < n_tricks - 1:
+                lo, hi = choose(k, d, trick, lo, hi, t, public)
+            if keep_plays:
+                tally.played_lo[s, d] = lo
+                tally.played_hi[s, d] = hi
+            lay_down(k, d, lo, hi, trick == 0 and any_shown, t, public)
+            if k == players - 1:
+                last = trick == n_tricks - 1
+                winner = close_trick(d, trick, last, t, tally)
+                if not last:
+                    turn(d, winner, t, public)

@@ -1,20 +1,16 @@
-"""The lockstep playout: N deals played from the deal to the last card, as array operations.
+"""The lockstep playout: N deals played from the deal to the last card.
 
-To follow one card: :func:`play` seats the hands at a :class:`table.Table` (the chien taken and
-the écart made, the poignées shown), then for every trick and every position in it asks the
-policy of the player to act for a card (a :class:`table.Turn`), and :meth:`table.Table.play`
-lays it down. When a trick is complete, :meth:`Tally.close_trick` gives its cards to the side
-that won it (the Excuse's rules), and the winner leads the next. The finished
-:class:`Playout` is what :func:`scoring.score` turns into scores. The same in parts:
-:func:`start` seats the hands, :func:`play_on` plays on to any card; :meth:`InPlay.take`
-copies some deals of a game in play (a search plays each of its candidate cards from there);
-:func:`follow` keeps the public side of a game, to which :meth:`InPlay.deal_hidden` adds the
-hidden cards of a world.
-
-Every deal advances together: a card played costs a handful of ``uint64`` operations over all N
-deals (hands are bitmask pairs, see :mod:`bitboard`). The engine owns no randomness and makes no
-decision: the cards, the écart and the poignées come from policy objects. The rules come from
-:mod:`vector_rules`, the twins of the referee's (:mod:`rules`).
+:func:`start` seats the hands at a :class:`table.Table` (the chien taken and the écart made, the
+poignées shown); :func:`play_on` plays on to any card: the policy of the player to act chooses
+a card (a :class:`table.Turn`), the table lays it down, a complete trick goes to the side that
+won it (:meth:`Tally.close_trick`, the Excuse's rules) and the winner leads the next. Every deal
+advances together, a round of per-deal kernels (:mod:`trick`) over all N deals per card; when
+the greedy plays every seat, it plays each deal out in one compiled loop of the same kernels
+(:meth:`.players.greedy.GreedyPolicy.play_out`). :func:`play` does both; the :class:`Playout`
+is what :func:`scoring.score` scores. :meth:`InPlay.take` copies some deals of a game in play (a
+search plays each candidate card from there); :func:`follow` keeps the public side of a game,
+to which :meth:`InPlay.deal_hidden` adds the hidden cards of a world. The engine owns no
+randomness and makes no decision: the cards, the écart and the poignées come from policies.
 """
 
 from __future__ import annotations
@@ -367,10 +363,20 @@ def play_on(
     time: the policy of the player to act chooses it (``taker_policy`` for the taker's side,
     ``defence_policy``, default the same, for the defence), the table lays it down, and a
     complete trick goes to the side that won it. The last trick's cards are every player's
-    last: they are played without asking the policies (about a tenth of a greedy playout's CPU)."""
+    last: they are played without asking the policies. A policy that plays both sides and plays
+    deals out by itself (:class:`table.Policy`'s ``play_out``: the greedy) is asked once."""
     table, tally, players = game.table, game.tally, game.table.players
     defence_policy = defence_policy or taker_policy
     end = table.n_tricks * players if until is None else until
+    play_out = getattr(taker_policy, "play_out", None)
+    if play_out and game.step < end and type(defence_policy) is type(taker_policy):
+        play_out(table, tally, game.step, end)
+        # The table as the loop leaves it: the last card's trick, the next position (0: led).
+        table.trick, position = divmod(end - 1, players)
+        led = position == players - 1 and table.trick < table.n_tricks - 1
+        table.position = 0 if led else position + 1
+        game.step = end
+        return
     while game.step < end:
         trick, position = divmod(game.step, players)
         if position == 0:

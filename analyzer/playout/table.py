@@ -4,7 +4,8 @@
 :class:`Turn` is one decision; the protocols say what a card-play, écart or poignée policy is.
 Policies import this module, never the engine that drives them.
 
-The rules of play are applied through :mod:`vector_rules` only.
+The table plays its deals in lockstep through the per-deal kernels of :mod:`trick` (the rules of
+:mod:`vector_rules`), one call per card for all its deals.
 """
 
 from __future__ import annotations
@@ -19,21 +20,15 @@ import numpy as np
 
 from ..game import TAKES_CHIEN
 from . import bitboard as bb
-from . import vector_rules
 from .bitboard import U64, ZERO
-from .knowledge import NO_TRUMP_BIT, PublicKnowledge, observe
-from .vector_rules import NO_SUIT, TRUMP_LEAD
-from .words import above, kernel, popcount, quiet_wrap
+from .knowledge import PublicKnowledge
+from .trick import lay_down_all, legal_all, new_tricks, turn_all
+from .words import quiet_wrap
 
 Candidate = tuple[np.ndarray, np.ndarray]
 """A card per deal as a pair of one-bit (N,) uint64 masks (zero where there is none)."""
 
 _State = TypeVar("_State")
-_ZERO = U64(0)
-_ONE = U64(1)
-_TRUMPS_HI = bb.TRUMPS_HI
-_EXCUSE_HI = bb.EXCUSE_HI
-_SUIT_LO = bb.SUIT_LO  # (4,) uint64
 
 
 @dataclass
@@ -89,6 +84,8 @@ class Table:
 
     def __post_init__(self) -> None:
         n_deals = self.n_deals
+        for name in _SIDES:  # the kernels turn the rows in place: one layout, row-major
+            setattr(self, name, np.ascontiguousarray(getattr(self, name)))
         self.played_lo = np.zeros(n_deals, U64)
         self.played_hi = np.zeros(n_deals, U64)
         self.revealed = np.zeros(n_deals, bool)
@@ -99,7 +96,10 @@ class Table:
         self.taker_tricks = np.zeros(n_deals, np.int64)
         self.defence_tricks = np.zeros(n_deals, np.int64)
         self.winners = np.full((self.n_tricks, n_deals), -1, np.int64)
-        self._new_trick()
+        for name, dtype in _TRICK_STATE.items():
+            setattr(self, name, np.empty(n_deals, dtype))
+        with quiet_wrap():
+            new_tricks(self.arrays())
 
     @property
     def n_deals(self) -> int:
@@ -121,44 +121,12 @@ class Table:
         flat indices of one row per deal in an (n, N) array."""
         return _columns(self.n_deals)
 
-    def _new_trick(self) -> None:
-        n_deals = self.n_deals
-        self.position = 0
-        self.lead_suit = np.full(n_deals, NO_SUIT, np.int64)
-        self.lead_lo = np.zeros(n_deals, U64)
-        self.lead_hi = np.zeros(n_deals, U64)
-        self.lead_bit = np.zeros(n_deals, np.uint8)
-        self.best_position = np.full(n_deals, -1, np.int64)
-        self.best_on_taker_side = np.zeros(n_deals, bool)
-        self.beat_lo = np.full(n_deals, bb.ALL_LO, U64)
-        self.beat_hi = np.full(n_deals, bb.TRUMPS_HI, U64)
-        self.trick_lo = np.zeros(n_deals, U64)
-        self.trick_hi = np.zeros(n_deals, U64)
-        self.excuse_position = np.full(n_deals, -1, np.int64)
-        self.excuse_on_taker_side = np.zeros(n_deals, bool)
-
     def turn_to(self, leader_position: np.ndarray) -> None:
-        """Start the next trick with the player now at ``leader_position`` (N,) as row 0."""
-        # Row r takes the row leader_position + r, modulo n: its first flat index is looked up
-        # (no integer division), one column per deal.
-        flat = _rotations(self.players, self.n_deals).take(leader_position, axis=1)
-        flat += self.columns
-        for name in _PER_PLAYER:
-            setattr(self, name, getattr(self, name).take(flat))
-        for name in PublicKnowledge.PER_PLAYER:
-            setattr(self.public, name, getattr(self.public, name).take(flat))
-        # The sides follow the seats: cheaper to compare than to turn.
-        self.is_taker = self.seat == self.taker_seat
-        self.is_partner = self.seat == self.partner_seat
-        self.on_taker_side = self.is_taker | self.is_partner
-        self._new_trick()
-
-    def won_by(self, position: int, winner_taker: np.ndarray) -> None:
-        """The trick is complete and the player at ``position`` (N,) has won it, for the taker's
-        side where ``winner_taker`` (N,) bool."""
-        self.winners[self.trick] = self.seat.take(position * self.n_deals + self.columns)
-        self.taker_tricks += winner_taker
-        self.defence_tricks += ~winner_taker
+        """Start the next trick with the player now at ``leader_position`` (N,) int64 as row
+        0 (:func:`turn`)."""
+        with quiet_wrap():
+            turn_all(np.asarray(leader_position, np.int64), self.arrays(), self.public.arrays())
+        self.position = 0
 
     def shown_by_now(self) -> np.ndarray:
         """(n, N) uint64, rows by seat: the trumps shown in poignées as the player to act
@@ -172,22 +140,18 @@ class Table:
 
     def legal(self) -> Candidate:
         """The cards the player to act may play (rules.md §3, §4), as a (lo, hi) pair of (N,)
-        uint64 sets."""
-        hand_lo, hand_hi = self.hands_lo[self.position], self.hands_hi[self.position]
-        if self.position == 0:
-            if self.players == 5 and self.trick == 0:
-                return vector_rules.first_lead_plays(hand_lo, hand_hi, self.called_lo)
-            # The leader may play anything: legal_plays' answer with no suit led, for less.
-            return hand_lo.copy(), hand_hi.copy()
-        return vector_rules.legal_plays(
-            hand_lo, hand_hi, self.lead_suit, self.beat_hi, suit=(self.lead_lo, self.lead_hi)
-        )
+        uint64 sets (:func:`legal_cards`)."""
+        legal_lo = np.empty(self.n_deals, U64)
+        legal_hi = np.empty(self.n_deals, U64)
+        with quiet_wrap():
+            legal_all(self.position, self.trick, self.arrays(), legal_lo, legal_hi)
+        return legal_lo, legal_hi
 
     def play(self, card_lo: np.ndarray, card_hi: np.ndarray) -> None:
         """The player to act plays one card in every deal: exactly one bit set in
-        ``card_lo | card_hi`` ((N,) uint64)."""
+        ``card_lo | card_hi`` ((N,) uint64); :func:`lay_down`."""
         with quiet_wrap():
-            _lay_down(
+            lay_down_all(
                 self.position,
                 card_lo,
                 card_hi,
@@ -207,21 +171,23 @@ class Table:
 
 class TableArrays(NamedTuple):
     """A :class:`Table`'s arrays by name, as the kernels take them (see there for each):
-    ``seat`` (n, N) int64, ``on_taker_side``, ``is_taker``, ``is_partner`` (n, N) bool,
-    ``shown_hi`` (n, N) uint64 by seat, ``winners`` (T, N) int64, then (N,) arrays. The first
-    group is read only; :meth:`Table.play` updates the rest in place (and ``hands_lo``/``_hi``,
-    (n, N) uint64 by position)."""
+    ``shown_hi`` (n, N) uint64 by seat, then (N,) arrays, read only; then those the kernels
+    update in place: ``seat`` (n, N) int64, ``on_taker_side``, ``is_taker``, ``is_partner``
+    (n, N) bool and ``hands_lo``/``_hi`` (n, N) uint64, rows by position (:func:`turn` turns
+    them), ``winners`` (T, N) int64, and (N,) arrays."""
 
-    seat: np.ndarray
-    on_taker_side: np.ndarray
-    is_taker: np.ndarray
-    is_partner: np.ndarray
     shown_hi: np.ndarray
-    winners: np.ndarray
     called_lo: np.ndarray
     called_hi: np.ndarray
     ecart_lo: np.ndarray
     ecart_hi: np.ndarray
+    taker_seat: np.ndarray
+    partner_seat: np.ndarray
+    seat: np.ndarray
+    on_taker_side: np.ndarray
+    is_taker: np.ndarray
+    is_partner: np.ndarray
+    winners: np.ndarray
     taker_tricks: np.ndarray
     defence_tricks: np.ndarray
     hands_lo: np.ndarray
@@ -243,55 +209,25 @@ class TableArrays(NamedTuple):
     excuse_on_taker_side: np.ndarray
 
 
-_READ_ONLY = operator.attrgetter(*TableArrays._fields[:12])
-_UPDATED = operator.attrgetter(*TableArrays._fields[12:])
-
-
-@kernel
-def _lay_down(k, card_lo, card_hi, first_trick_shown, t, public):
-    """The player at position ``k`` plays ``card_lo``/``card_hi`` ((N,) uint64, one bit per
-    deal) in every deal: :func:`knowledge.observe` first, then the card leaves the hand and
-    joins the trick, which it may lead (the first card but the Excuse sets the suit) and may win
-    (the highest trump, else the highest card of the suit led; the Excuse never wins), as
-    :func:`rules.trick_winner` says (``tests/test_engine_vs_referee.py``).
-    ``t`` and ``public``: :class:`TableArrays` and :class:`KnowledgeArrays`, updated in place."""
-    players = t.seat.shape[0]
-    for d in range(card_lo.shape[0]):
-        lo = card_lo[d]
-        hi = card_hi[d]
-        observe(k, d, lo, hi, t, public, first_trick_shown)
-        t.hands_lo[k, d] ^= lo
-        t.hands_hi[k, d] ^= hi
-        t.played_lo[d] |= lo
-        t.played_hi[d] |= hi
-        t.trick_lo[d] |= lo
-        t.trick_hi[d] |= hi
-        if players == 5 and ((lo & t.called_lo[d]) | (hi & t.called_hi[d])) != _ZERO:
-            t.revealed[d] = True
-        if hi == _EXCUSE_HI:
-            t.excuse_position[d] = k
-            if t.on_taker_side[k, d]:
-                t.excuse_on_taker_side[d] = True
-        elif t.lead_suit[d] == NO_SUIT:  # the first card but the Excuse leads
-            if (hi & _TRUMPS_HI) != _ZERO:
-                t.lead_suit[d] = TRUMP_LEAD
-                t.lead_lo[d] = _ZERO
-                t.lead_hi[d] = _TRUMPS_HI
-                t.lead_bit[d] = NO_TRUMP_BIT
-            else:
-                suit = popcount(lo - _ONE) & 3  # the card's bit is 4 × (rank − 1) + suit
-                t.lead_suit[d] = suit
-                t.lead_lo[d] = _SUIT_LO[suit]
-                t.lead_hi[d] = _ZERO
-                t.lead_bit[d] = np.uint8(1 << suit)
-        trumps_in = (hi & t.beat_hi[d]) != _ZERO
-        if (lo & t.beat_lo[d]) != _ZERO or trumps_in:
-            t.best_position[d] = k
-            t.best_on_taker_side[d] = t.on_taker_side[k, d]
-            if k < players - 1:
-                t.beat_lo[d] = t.lead_lo[d] & above(lo)
-                if trumps_in:
-                    t.beat_hi[d] = _TRUMPS_HI & above(hi)
+_READ_ONLY = operator.attrgetter(*TableArrays._fields[:7])
+_UPDATED = operator.attrgetter(*TableArrays._fields[7:])
+_SIDES = ("seat", "on_taker_side", "is_taker", "is_partner")
+"""The (n, N) arrays :func:`turn` turns (with the hands) or recomputes, in place."""
+_TRICK_STATE = {
+    "trick_lo": U64,
+    "trick_hi": U64,
+    "lead_suit": np.int64,
+    "lead_lo": U64,
+    "lead_hi": U64,
+    "lead_bit": np.uint8,
+    "beat_lo": U64,
+    "beat_hi": U64,
+    "best_position": np.int64,
+    "best_on_taker_side": bool,
+    "excuse_position": np.int64,
+    "excuse_on_taker_side": bool,
+}
+"""The (N,) arrays of the trick in progress, by dtype (:func:`new_trick` sets them)."""
 
 
 def take_deals(state: _State, rows: np.ndarray, drop: tuple[str, ...] = ()) -> _State:
@@ -315,20 +251,6 @@ def _columns(n_deals: int) -> np.ndarray:
     columns = np.arange(n_deals)
     columns.flags.writeable = False
     return columns
-
-
-@functools.lru_cache(maxsize=8)
-def _rotations(players: int, n_deals: int) -> np.ndarray:
-    """(n, n) int64: at [r, leader], the first flat index, in an (n, N) array, of the row that
-    becomes row r when the player at ``leader`` leads — ``(leader + r) % n`` times N."""
-    rows = np.arange(players)
-    rotations = (rows[:, None] + rows[None, :]) % players * n_deals
-    rotations.flags.writeable = False
-    return rotations
-
-
-_PER_PLAYER = ("seat", "hands_lo", "hands_hi")
-"""The (n, N) arrays that turn with the rows (the sides follow from the seats)."""
 
 
 @dataclass(frozen=True)
@@ -382,7 +304,14 @@ class Policy(Protocol):
     """Chooses one legal card per deal asked about: ``choose`` returns a one-bit (lo, hi) pair
     of (M,) uint64 taken from ``turn.legal_lo``/``legal_hi``, deciding only from what the player
     may know (rules.md §12). The engine asks a policy at every turn, about its side's deals (none,
-    some or all: :attr:`Turn.deals`)."""
+    some or all: :attr:`Turn.deals`).
+
+    A policy may also play deals out by itself, faster: ``play_out(table, tally, step, end)``
+    plays every seat of every deal of ``table`` from card ``step`` to card ``end`` (counted from
+    0), recording in ``tally`` (a :class:`.tally.Tally`), to the cards ``choose`` would give at
+    every card, drawing nothing. The engine asks it instead when it plays both sides (or
+    another instance of its class does: they must play alike), and keeps the table's trick and
+    position itself (:func:`.engine.play_on`)."""
 
     name: str
 

@@ -1,12 +1,14 @@
-"""The rules of :mod:`rules`, for N deals at once: each function here is the array twin of the
-function of the same name there, and ``tests/test_rule_twins.py`` holds every pair to the same
-answers. The engine applies the rules through these functions, but for the trick in progress:
-its suit and the cards that would beat its best card so far are folded card by card, deal by
-deal, by the table's kernel (:func:`.table._lay_down`), which ``tests/test_engine_vs_referee.py``
-holds to the referee card by card.
+"""The rules of :mod:`rules`, for the engine: each function here is the twin of the function of
+the same name there, and ``tests/test_rule_twins.py`` holds every pair to the same answers.
 
-Card sets are ``uint64`` pairs ``lo``/``hi`` (see :mod:`bitboard`); every array is (N,) unless
-said.
+The rules of a trick — the legal cards (§4) and the Excuse's fate when the trick closes (§5) — are
+per-deal kernels (:func:`.words.kernel`) over ``uint64`` words of one deal: the table's kernels
+call them deal by deal (:func:`.table.legal_cards`, :func:`.tally.close_trick`), whether a
+policy is asked at every card or a whole playout runs compiled. The trick in progress (its suit,
+the cards that would beat its best card) is folded card by card by :func:`.table.lay_down`, which
+``tests/test_engine_vs_referee.py`` holds to the referee card by card. The rest (the écart,
+bonuses, scores) is for N deals at once, as array operations: card sets are ``uint64`` pairs
+``lo``/``hi`` (see :mod:`bitboard`), every array (N,) unless said.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 
 from ..game import POIGNEE_BONUSES, POINTS2_NEEDED, poignee_thresholds, taker_share
 from . import bitboard as bb
-from .bitboard import ZERO
+from .words import kernel, popcount
 
 NO_SUIT = -1
 """``lead_suit`` of a trick with no card yet, or only the Excuse."""
@@ -23,62 +25,53 @@ TRUMP_LEAD = 4
 """``lead_suit`` of a trick in trumps (suits are 0–3, as :data:`.cards.SUIT`)."""
 
 _NEEDED2 = np.array(POINTS2_NEEDED, np.int64)
+_ZERO = bb.ZERO
+_ONE = bb.ONE
+_TRUMPS_HI = bb.TRUMPS_HI
+_EXCUSE_HI = bb.EXCUSE_HI
+_SUIT_LO = bb.SUIT_LO  # (4,) uint64
 
 
 # --- §4 Play -----------------------------------------------------------------------------------
 
 
-def suit_cards(lead_suit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The cards of the suit led, as a set (none while no suit is set)."""
-    return _SUIT_OR_NONE_LO[lead_suit], bb.keep(lead_suit == TRUMP_LEAD, bb.TRUMPS_HI)
-
-
-_SUIT_OR_NONE_LO = np.append(bb.SUIT_LO, [ZERO, ZERO])  # indexed by lead_suit: −1 → none, 4 → none
-
-
-def legal_plays(
-    hand_lo: np.ndarray,
-    hand_hi: np.ndarray,
-    lead_suit: np.ndarray,
-    beat_hi: np.ndarray,
-    *,
-    suit: tuple[np.ndarray, np.ndarray] | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """The cards of each hand that may be played to the trick (rules.md §4), as a set.
+@kernel
+def legal_plays(hand_lo, hand_hi, lead_suit, suit_lo, beat_hi):
+    """The cards of one hand (``uint64`` words) that may be played to the trick (rules.md §4).
 
     Follow the suit led; with none of it, trump; whenever playing a trump, beat the highest trump
-    in the trick if you can (``beat_hi``: the trumps that beat the trick's best card, see
-    :func:`beats`), else any trump; with neither, anything. The Excuse is always legal.
-    ``suit``: the cards of ``lead_suit`` (:func:`suit_cards`), when the caller keeps them.
-    """
-    suit_lo, suit_hi = suit_cards(lead_suit) if suit is None else suit
-    follow_lo = hand_lo & suit_lo
-    can_follow = (follow_lo | (hand_hi & suit_hi)) != ZERO
-    trumps = hand_hi & bb.TRUMPS_HI
+    in the trick if you can (``beat_hi``: the trumps that beat the trick's best card), else any
+    trump; with neither, anything. The Excuse is always legal. ``lead_suit``: :data:`NO_SUIT`
+    (leading, or after the Excuse led: anything), a suit 0–3 whose cards are ``suit_lo``, or
+    :data:`TRUMP_LEAD`."""
+    if lead_suit == NO_SUIT:
+        return hand_lo, hand_hi
+    excuse = hand_hi & _EXCUSE_HI
+    if lead_suit != TRUMP_LEAD:
+        follow_lo = hand_lo & suit_lo
+        if follow_lo != _ZERO:
+            return follow_lo, excuse
+    trumps = hand_hi & _TRUMPS_HI
+    if trumps == _ZERO:
+        return hand_lo, hand_hi
     over = trumps & beat_hi
-    excuse = hand_hi & bb.EXCUSE_HI
-    # Leading, or with neither the suit nor a trump: anything. Following a suit: that suit (and
-    # the Excuse). Else (trumps led, or none of the suit): the trumps the rule allows. follow_lo
-    # is empty unless a suit is led and followed, so it is the whole answer in lo but anything.
-    anything = (lead_suit == NO_SUIT) | (~can_follow & (trumps == ZERO))
-    must_trump = ~anything & ~(can_follow & (lead_suit != TRUMP_LEAD))
-    trump_choice = bb.keep(must_trump, over | bb.keep(over == ZERO, trumps))
-    legal_lo, legal_hi = bb.keep_pair(anything, hand_lo, hand_hi)
-    legal_lo |= follow_lo
-    legal_hi |= trump_choice | excuse
-    return legal_lo, legal_hi
+    if over == _ZERO:
+        return _ZERO, trumps | excuse
+    return _ZERO, over | excuse
 
 
-def first_lead_plays(
-    hand_lo: np.ndarray, hand_hi: np.ndarray, called_lo: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Five players, the first trick's leader: no card of the called suit but the called card
-    itself, unless the hand holds nothing else (rules.md §3). ``called_lo`` 0: no restriction."""
-    called_suit = bb.lowest_bit(called_lo) & 3
-    suit_lo = bb.keep(called_lo != ZERO, bb.SUIT_LO[called_suit])
+@kernel
+def first_lead_plays(hand_lo, hand_hi, called_lo):
+    """Five players, the first trick's leader (words of one deal): no card of the called suit
+    but the called card itself, unless the hand holds nothing else (rules.md §3).
+    ``called_lo`` 0: no restriction."""
+    if called_lo == _ZERO:
+        return hand_lo, hand_hi
+    suit_lo = _SUIT_LO[popcount(called_lo - _ONE) & 3]  # the card's bit is 4 × (rank − 1) + suit
     allowed_lo = hand_lo & (~suit_lo | called_lo)
-    nothing_else = (allowed_lo | hand_hi) == ZERO
-    return bb.select(nothing_else, hand_lo, allowed_lo), hand_hi
+    if (allowed_lo | hand_hi) == _ZERO:
+        return hand_lo, hand_hi
+    return allowed_lo, hand_hi
 
 
 # --- §2, §3 The deal, the écart -----------------------------------------------------------------
@@ -96,8 +89,8 @@ def check_discard(
     ``size`` cards of the pool, no king, no bout, trumps only when too few other cards remain.
     (The twin of :func:`rules.check_discard`, which raises where this says ``False``.)"""
     count = bb.popcount(ecart_lo) + bb.popcount(ecart_hi)
-    in_pool = ((ecart_lo & ~pool_lo) | (ecart_hi & ~pool_hi)) == ZERO
-    no_king_no_bout = ((ecart_lo & bb.KINGS_LO) | (ecart_hi & bb.BOUTS_HI)) == ZERO
+    in_pool = ((ecart_lo & ~pool_lo) | (ecart_hi & ~pool_hi)) == _ZERO
+    no_king_no_bout = ((ecart_lo & bb.KINGS_LO) | (ecart_hi & bb.BOUTS_HI)) == _ZERO
     plain = bb.popcount(pool_lo & ~bb.KINGS_LO)
     trumps_allowed = np.maximum(0, size - plain)
     trumps_ok = bb.popcount(ecart_hi & bb.TRUMPS_HI) <= trumps_allowed
@@ -107,49 +100,47 @@ def check_discard(
 # --- §5 The Excuse after the trick ---------------------------------------------------------------
 
 
-def last_trick_winner(
-    winner: np.ndarray, excuse_position: np.ndarray, excuse_side_swept: np.ndarray
-) -> np.ndarray:
-    """The winner of the last trick: the Excuse's player (``excuse_position``, −1 none) when its
-    side won every earlier trick (``excuse_side_swept``), else ``winner`` (:func:`trick_winner`)."""
-    return bb.select((excuse_position >= 0) & excuse_side_swept, excuse_position, winner)
+@kernel
+def last_trick_winner(winner, excuse_position, excuse_side_swept):
+    """The winner of the last trick (one deal): the Excuse's player (``excuse_position``, −1
+    none) when its side won every earlier trick (``excuse_side_swept``), else ``winner`` (the
+    trick's best card's)."""
+    if excuse_position >= 0 and excuse_side_swept:
+        return excuse_position
+    return winner
 
 
-def excuse_changes_side(last: bool, chelem: np.ndarray) -> np.ndarray:
-    """(N,) bool: the Excuse goes to the trick's winner — played to the last trick, outside a
-    chelem (the winner's side took every trick)."""
-    outside_chelem = ~np.asarray(chelem, bool)
-    return outside_chelem if last else np.zeros_like(outside_chelem)
+@kernel
+def excuse_changes_side(last, chelem):
+    """The Excuse goes to the trick's winner: played to the last trick, outside a chelem (the
+    winner's side took every trick)."""
+    return last and not chelem
 
 
-def card_owners(
-    trick_lo: np.ndarray,
-    trick_hi: np.ndarray,
-    winner_taker: np.ndarray,
-    excuse_taker: np.ndarray,
-    changes_side: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """The cards of a finished trick that go to the taker's side: all of them when the taker's
-    side wins it (``winner_taker``), none otherwise — except the Excuse, which its player's side
-    (``excuse_taker``) keeps unless ``changes_side``."""
-    excuse_kept = ((trick_hi & bb.EXCUSE_HI) != ZERO) & ~changes_side
-    rest_hi = bb.select(excuse_kept, trick_hi & ~bb.EXCUSE_HI, trick_hi)
-    taker_lo = bb.keep(winner_taker, trick_lo)
-    taker_hi = bb.keep(winner_taker, rest_hi) | bb.keep(excuse_kept & excuse_taker, bb.EXCUSE_HI)
+@kernel
+def card_owners(trick_lo, trick_hi, winner_taker, excuse_taker, changes_side):
+    """The cards of a finished trick (words of one deal) that go to the taker's side: all of
+    them when the taker's side wins it (``winner_taker``), none otherwise — except the Excuse,
+    which its player's side (``excuse_taker``) keeps unless ``changes_side``."""
+    excuse_kept = (trick_hi & _EXCUSE_HI) != _ZERO and not changes_side
+    taker_lo = _ZERO
+    taker_hi = _ZERO
+    if winner_taker:
+        taker_lo = trick_lo
+        taker_hi = trick_hi & ~_EXCUSE_HI if excuse_kept else trick_hi
+    if excuse_kept and excuse_taker:
+        taker_hi |= _EXCUSE_HI
     return taker_lo, taker_hi
 
 
-def excuse_exchange(
-    trick_hi: np.ndarray,
-    winner_taker: np.ndarray,
-    excuse_taker: np.ndarray,
-    changes_side: np.ndarray,
-) -> np.ndarray:
-    """(N,) int64: +1 where the taker's side receives a 0.5-point card for the Excuse the defence
-    keeps, −1 where the defence receives one, 0 where no exchange is due."""
-    kept = ((trick_hi & bb.EXCUSE_HI) != ZERO) & ~changes_side
-    crosses = kept & (excuse_taker != winner_taker)
-    return bb.select(crosses, bb.select(winner_taker, 1, -1), 0)
+@kernel
+def excuse_exchange(trick_hi, winner_taker, excuse_taker, changes_side):
+    """+1 where the taker's side receives a 0.5-point card for the Excuse the defence keeps, −1
+    where the defence receives one, 0 where no exchange is due (one deal)."""
+    kept = (trick_hi & _EXCUSE_HI) != _ZERO and not changes_side
+    if not kept or excuse_taker == winner_taker:
+        return 0
+    return 1 if winner_taker else -1
 
 
 # --- §7, §8 Bonuses and score --------------------------------------------------------------------

@@ -1,12 +1,14 @@
 """One-word card sets, and the per-deal kernels' compiler.
 
-The engine's two hot steps, the greedy's choice (:mod:`~..players.habits`) and laying a card down
-(:meth:`table.Table.play`, with :func:`knowledge.observe`), are written once, deal by deal, as
-plain Python over ``uint64`` words (card sets as in :mod:`bitboard`, one deal at a time).
-:func:`kernel` compiles them with numba when it can (a greedy decision of 10 deals: 10 µs
-instead of a quarter of a millisecond as numpy array operations); without numba, or where it
-cannot keep its machine code (no writable ``__pycache__``), the same code runs uncompiled, to
-the same cards, far more slowly. ``NUMBA_DISABLE_JIT=1`` forces that path.
+The engine's steps of play — the legal cards (:mod:`vector_rules`), laying a card down and turning
+to the next trick (:mod:`trick`, with :func:`knowledge.observe`), closing a trick (:mod:`tally`)
+and the greedy's choice (:mod:`~..players.habits`) — are written once, deal by deal, as plain
+Python over ``uint64`` words (card sets as in :mod:`bitboard`, one deal at a time); the greedy
+plays whole playouts as one loop of them (:func:`~..players.greedy.play_out`). :func:`kernel`
+compiles them with numba when it can (a greedy decision of 10 deals: 10 µs instead of a quarter
+of a millisecond as numpy array operations); without numba, or where it cannot keep its machine
+code (no writable ``__pycache__``), the same code runs uncompiled, to the same cards, far more
+slowly. ``NUMBA_DISABLE_JIT=1`` forces that path.
 
 numba keeps a kernel's machine code until the kernel's own file changes, not the files of the
 kernels it calls (a habit changed in ``habits.py`` would leave ``greedy.py``'s compiled caller

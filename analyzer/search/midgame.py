@@ -61,8 +61,8 @@ class Continuation:
 
 
 class _Replay:
-    """Plays each row's recorded cards from step ``first`` ((S, R) one-bit pairs, in play
-    order), then each row's candidate (if any), then ``then`` to the end."""
+    """Plays each row's recorded cards from the first ((S, R) one-bit pairs, in play order),
+    then each row's candidate (if any), then ``then`` to the end."""
 
     name = "replay"
 
@@ -72,16 +72,14 @@ class _Replay:
         candidate: Candidate | None,
         then: Policy,
         players: int,
-        first: int = 0,
     ) -> None:
         self.prefix_lo, self.prefix_hi = prefix
         self.candidate = candidate
         self.then = then
         self.players = players
-        self.first = first
 
     def choose(self, turn: Turn, rng: np.random.Generator) -> Candidate:
-        step = turn.table.trick * self.players + turn.position - self.first
+        step = turn.table.trick * self.players + turn.position
         scripted = step < len(self.prefix_lo) or (
             step == len(self.prefix_lo) and self.candidate is not None
         )
@@ -147,10 +145,9 @@ def play_candidates(
     every seat to the end (the game is played on in place)."""
     if hasattr(policy, "observe"):
         raise ValueError("a policy that keeps the history cannot play on from the middle")
-    nothing = np.zeros((0, len(game.taker)), U64)
-    play_on(
-        game, _Replay((nothing, nothing), candidate, policy, game.table.players, game.step), rng=rng
-    )
+    # The candidate, then the policy alone: the greedy plays the rest out in one compiled loop.
+    play_on(game, _Given(candidate), rng=rng, until=game.step + 1)
+    play_on(game, policy, rng=rng)
     return game.playout()
 
 
@@ -228,7 +225,9 @@ def replay_play(
     )
     prefix = replay.prefix
     if replay.fan_out is None:
-        play_on(game, _Replay(prefix, candidate, policy, n), rng=rng)
+        scripted = len(prefix[0]) + (candidate is not None)
+        play_on(game, _Replay(prefix, candidate, policy, n), rng=rng, until=scripted)
+        play_on(game, policy, rng=rng)  # the policy alone (see play_candidates)
         return game.playout()
     play_on(game, _Replay(prefix, None, policy, n), rng=rng, until=len(prefix[0]))
     return play_candidates(game.take(replay.fan_out, keep_plays=False), candidate, rng, policy)

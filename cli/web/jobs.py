@@ -49,10 +49,12 @@ class Job:
         return _json(fields)
 
     @contextmanager
-    def bar(self, total: int, unit: str) -> Iterator[Callable[[int], None]]:
+    def bar(self, total: int, unit: str) -> Iterator[Callable[..., None]]:
         self.total, self.unit = total, unit
 
-        def update(done: int) -> None:
+        def update(done: int, total: int | None = None) -> None:
+            if total is not None:
+                self.total = total
             self.done = done
 
         yield update

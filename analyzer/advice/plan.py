@@ -1,0 +1,82 @@
+"""How many samples an analysis plays: a fixed number, or a survey then a focus.
+
+A table where a side plays by search (the lookahead, some 10 ms of CPU a deal) cannot play 2,000
+samples of every contract in seconds. Its default analysis has two stages:
+
+1. The **survey**: :data:`SURVEY_SAMPLES` samples, every contract (every call with 5 players),
+   the auction (E[pass]) and the poignée, as a fixed-size analysis plays them. It chooses the
+   advice, and measures every contract but the advised one.
+2. The **focus**: fresh samples — their own random streams, none of the survey's — of the pair
+   of contracts holding the advised (or least bad) one, as many as :func:`focus_samples` says
+   its intervals need to reach :data:`P_MAKE_HALF_WIDTH` and :data:`SCORE_HALF_WIDTH`. The
+   pair's numbers, its poignée, the chelem and the sensitivity come from the focus alone.
+
+Why the focus numbers are unbiased for the table's own: how many focus samples are played, and
+which contracts, depend on the survey only, and the survey's samples are independent of the
+focus's; given the survey, the focus is a fixed number of independent draws, whose mean is
+unbiased whatever that number. Pooling the survey's samples in, or stopping the focus once its
+own interval is narrow enough, would not be (the decision to stop would lean on the very
+samples it stops) — nor would the survey's best contract measured on the survey (the winner of
+a comparison is, on those samples, luckier than it is). ``tests/test_plan.py`` checks it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..game import Contract
+from ..stats import Z95
+
+SURVEY_SAMPLES = 64
+"""Samples of every contract in the survey: enough to choose between contracts, whose paired
+differences on the same samples are far more precise than each contract's own numbers."""
+STAGED_CHUNK = 32
+"""Samples per chunk of a staged analysis: the survey is two chunks, one per core of a laptop."""
+P_MAKE_HALF_WIDTH = 0.035
+"""The advised contract's P(make) within ± 3.5 points (95%)."""
+SCORE_HALF_WIDTH = 6.0
+"""The advised contract's E[score] within ± this × its multiplier (95%): ± 12 for a Garde."""
+MARGIN = 1.25
+"""The focus plays this many times the samples the survey's spread asks for: the survey's
+variance, on 64 samples, is itself uncertain by about a fifth."""
+FOCUS_SAMPLES = (64, 4000)
+"""The fewest and the most samples a focus plays."""
+
+
+def focus_chunks(samples: int) -> tuple[int, ...]:
+    """How the focus's ``samples`` are cut: two chunks of :data:`STAGED_CHUNK` first (the
+    chelem's verdict, announced on those, usually settles there), then the rest in two halves
+    (a search costs a third less a deal in chunks of 150 than of 32)."""
+    first = min(samples, 2 * STAGED_CHUNK)
+    rest = samples - first
+    sizes = (first - first // 2, first // 2, rest - rest // 2, rest // 2)
+    return tuple(size for size in sizes if size)
+
+
+@dataclass(frozen=True)
+class Stages:
+    """How an analysis samples: ``survey`` samples of everything, in chunks of ``chunk``; and,
+    when ``staged``, a focus whose size the survey decides (:func:`focus_samples`)."""
+
+    survey: int
+    chunk: int
+    staged: bool
+
+
+def focus_samples(made: np.ndarray, score: np.ndarray, contract: Contract) -> int:
+    """The focus's size for ``contract`` from the survey's (N,) bool ``made`` and (N,) int64
+    ``score``: enough for both targets, with :data:`MARGIN`, in whole chunks.
+
+    P(make)'s variance is taken at the Agresti–Coull centre (two makes and two failures added),
+    so that a survey made 64 times out of 64 still asks for samples."""
+    n = len(made)
+    p = (float(np.sum(made)) + 2) / (n + 4)
+    for_p = p * (1 - p) * (Z95 / P_MAKE_HALF_WIDTH) ** 2
+    spread = float(np.var(score, ddof=1)) if n > 1 else 0.0
+    for_score = spread * (Z95 / (SCORE_HALF_WIDTH * contract.multiplier)) ** 2
+    wanted = math.ceil(MARGIN * max(for_p, for_score))
+    low, high = FOCUS_SAMPLES
+    return min(high, max(low, -(-wanted // STAGED_CHUNK) * STAGED_CHUNK))

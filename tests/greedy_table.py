@@ -1,0 +1,10 @@
+"""The table the tests of the analyses' mechanics play at: the greedy at every seat, a
+thousand times faster than the default lookahead, so that those tests stay quick. What the
+default play changes is tested in test_default_play.py."""
+
+from tarot_advisor.analyzer.advice.hand_samples import Sides
+
+GREEDY = {"taker_policy": "greedy", "defence_policy": "greedy"}
+"""``analyse_hand``'s keywords for the greedy at every seat."""
+GREEDY_SIDES = Sides("greedy", "greedy")
+"""``analyse_ecart``'s ``sides`` for the greedy at every seat."""

@@ -1,0 +1,141 @@
+"""The staged analysis (analyzer/advice/plan.py): a survey of every contract chooses the advice,
+then a focus of fresh samples measures the advised contract as precisely as the plan asks.
+
+The lookahead makes these tests slow, so most of them let the greedy stand in for a table that
+searches (``hand_samples.SEARCHING``): the plan is the same whoever plays the cards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from greedy_table import GREEDY
+
+from tarot_advisor.analyzer.advice import hand_samples
+from tarot_advisor.analyzer.advice.advisor import FOCUS_FIRST_CHUNK, analyse_hand
+from tarot_advisor.analyzer.advice.auction import bidder
+from tarot_advisor.analyzer.advice.hand_samples import (
+    Bidding,
+    Choice,
+    ChunkOutcomes,
+    Sides,
+    focus_chunk,
+)
+from tarot_advisor.analyzer.advice.plan import (
+    P_MAKE_HALF_WIDTH,
+    SCORE_HALF_WIDTH,
+    SURVEY_SAMPLES,
+    focus_chunks,
+    focus_samples,
+)
+from tarot_advisor.analyzer.cards import parse_hand
+from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.parallel import map_chunks
+from tarot_advisor.analyzer.stats import Z95
+
+EXAMPLE = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
+
+
+@pytest.fixture
+def greedy_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The greedy stands in for a searching table: the default analysis is then staged."""
+    monkeypatch.setattr(hand_samples, "SEARCHING", frozenset({"greedy"}))
+
+
+def test_a_survey_made_every_time_still_asks_for_samples() -> None:
+    # 64 makes of 64 at a constant score: P(make) is taken at (64 + 2) / (64 + 4), whose
+    # variance 0.0285 asks for 0.0285 × (1.96 / 0.035)² = 89.5 samples, × 1.25 = 112, in
+    # whole chunks of 32: 128.
+    made, score = np.ones(64, bool), np.full(64, 200)
+    assert focus_samples(made, score, Contract.GARDE) == 128
+
+
+def test_the_score_spread_asks_for_samples_by_the_contract_multiplier() -> None:
+    # Made every time, at scores of 0 and 200 (variance 10,159): a Garde's ± 12 needs
+    # 10,159 × (1.96 / 12)² = 271 samples, × 1.25 = 339, in chunks of 32: 352.
+    made = np.ones(64, bool)
+    score = np.tile([0, 200], 32)
+    assert focus_samples(made, score, Contract.GARDE) == 352
+    # A Garde Sans (± 24) needs a quarter of it: 85, below what P(make) asks (128).
+    assert focus_samples(made, score, Contract.GARDE_SANS) == 128
+    # P(make) one half: 0.25 × (1.96 / 0.035)² × 1.25 = 980 → 992, above the score's.
+    assert focus_samples(np.tile([True, False], 32), score, Contract.GARDE) == 992
+
+
+def test_the_focus_plays_at_least_64_and_at_most_4000_samples() -> None:
+    made = np.ones(64, bool)
+    assert focus_samples(made, np.zeros(64), Contract.PRISE) >= 64
+    assert focus_samples(made, np.tile([-10_000, 10_000], 32), Contract.PRISE) == 4000
+
+
+def test_the_focus_comes_in_two_small_chunks_then_two_halves() -> None:
+    # The chelem's verdict usually settles on the first two; a search is cheaper a deal in
+    # the larger ones.
+    assert focus_chunks(352) == (32, 32, 144, 144)
+    assert focus_chunks(96) == (32, 32, 16, 16)
+    assert focus_chunks(64) == (32, 32)
+
+
+def test_the_default_for_a_searching_table_is_a_survey_then_a_focus(greedy_searches) -> None:
+    analysis = analyse_hand(parse_hand(EXAMPLE), seed=5, **GREEDY)
+    assert analysis.samples == SURVEY_SAMPLES and analysis.focus is not None
+    assert analysis.recommendation == "garde"
+    assert analysis.focus.contracts == (Contract.PRISE, Contract.GARDE)
+    samples = {c: r.samples for c, r in analysis.contracts.items()}
+    assert samples == {
+        Contract.PRISE: analysis.focus.samples,
+        Contract.GARDE: analysis.focus.samples,
+        Contract.GARDE_SANS: SURVEY_SAMPLES,
+        Contract.GARDE_CONTRE: SURVEY_SAMPLES,
+    }
+    # The advised contract within the plan's targets: ± 3.5 points of P(make), ± 12 (Garde).
+    garde = analysis.contracts[Contract.GARDE]
+    assert Z95 * garde.p_make.se <= P_MAKE_HALF_WIDTH
+    assert Z95 * garde.expected_score.se <= SCORE_HALF_WIDTH * Contract.GARDE.multiplier
+    text = analysis.to_dict()
+    assert text["focus"] == {"samples": analysis.focus.samples, "contracts": ["prise", "garde"]}
+    assert text["contracts"]["garde_sans"]["samples"] == SURVEY_SAMPLES
+
+
+def test_the_focus_is_a_fixed_number_of_samples_the_survey_never_drew(greedy_searches) -> None:
+    # Why the focus's numbers are unbiased: given its size, which the survey chose, they are
+    # the mean of that many samples from streams of their own (chunks numbered from 2**30),
+    # exactly what a run of that size on those streams alone gives.
+    hand = tuple(parse_hand(EXAMPLE))
+    analysis = analyse_hand(hand, seed=5, jobs=2, **GREEDY)
+    assert analysis.focus is not None
+    parts = map_chunks(
+        focus_chunk,
+        analysis.focus.samples,
+        seed=5,
+        chunk_size=focus_chunks(analysis.focus.samples),
+        first_chunk=FOCUS_FIRST_CHUNK,
+        hand=hand,
+        players=4,
+        position=None,
+        choice=Choice(Contract.GARDE, None),
+        keep_records=False,
+        bidding=Bidding(bidder("calibrated")),
+        sides=Sides("greedy", "greedy"),
+    )
+    alone = ChunkOutcomes.merge_samples([samples for samples, _ in parts])
+    garde = alone[Choice(Contract.GARDE, None)]
+    assert analysis.contracts[Contract.GARDE].expected_score.mean == np.mean(garde.score)
+    assert analysis.contracts[Contract.GARDE].p_make.mean == np.mean(garde.made)
+
+
+def test_the_focus_estimates_average_to_the_tables_own_numbers(greedy_searches) -> None:
+    # 16 staged analyses (seeds 0…15) against one of 30,000 samples: the focus's E[score] of
+    # Garde averages to it within 4 standard errors of that average.
+    hand = parse_hand(EXAMPLE)
+    truth = analyse_hand(hand, samples=30_000, seed=99, **GREEDY).contracts[Contract.GARDE]
+    runs = [analyse_hand(hand, seed=seed, **GREEDY) for seed in range(16)]
+    estimates = np.array([r.contracts[Contract.GARDE].expected_score.mean for r in runs])
+    se = np.hypot(estimates.std(ddof=1) / np.sqrt(len(estimates)), truth.expected_score.se)
+    assert abs(estimates.mean() - truth.expected_score.mean) < 4 * se
+
+
+def test_the_same_seed_gives_the_same_staged_numbers_whatever_the_jobs(greedy_searches) -> None:
+    hand = parse_hand(EXAMPLE)
+    one = analyse_hand(hand, seed=8, jobs=1, **GREEDY).to_dict()
+    two = analyse_hand(hand, seed=8, jobs=2, **GREEDY).to_dict()
+    assert one == two
