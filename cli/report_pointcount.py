@@ -37,11 +37,12 @@ from tarot_advisor.cli.study_run import (
     hands_option,
     import_distributed,
     interrupted,
+    play_options,
     scheduler_option,
     stopped,
     worker_errors,
 )
-from tarot_advisor.reports.formatting import counted
+from tarot_advisor.reports.formatting import counted, play_text
 from tarot_advisor.reports.pointcount import (
     PointCountError,
     Study,
@@ -72,15 +73,16 @@ def _finished(folder: Path, parameters: StudyParameters) -> bool:
 
 
 STUDY_RUN_OPTIONS = (
-    "hands", "samples", "seed", "jobs", "resume", "backend", "scheduler", "chunk_hands"
+    "hands", "samples", "seed", "jobs", "resume", "backend", "scheduler", "chunk_hands", "taker",
+    "defence",
 )  # fmt: skip
 """The options that run a study, which a study given with --study cannot take."""
 
 
 @command()
 @players_option()
-@hands_option(10_000, "Random hands of the study.")
-@hand_samples_option()
+@hands_option(2_000, "Random hands of the study.")
+@hand_samples_option(100)
 @seed_option()
 @jobs_option(
     "With --backend dask and no --scheduler, the local cluster's workers; a remote cluster "
@@ -98,11 +100,12 @@ STUDY_RUN_OPTIONS = (
     "study_folder",
     type=click.Path(file_okay=False, path_type=Path),
     help="Fit on this finished thresholds study instead of running one (its hands, "
-    "samples and seed are its own).",
+    "samples, seed and play are its own).",
 )
 @backend_option()
 @scheduler_option()
 @chunk_hands_option()
+@play_options()
 @quiet_option()
 def pointcount(
     players: str,
@@ -115,11 +118,16 @@ def pointcount(
     study_folder: Path | None,
     backend: str,
     scheduler: str | None,
-    chunk_hands: int,
+    chunk_hands: int | None,
+    taker: str,
+    defence: str,
     show_progress: bool | None,
 ) -> None:
     """A point count players can add up at the table: new lines for the seed's count, new whole
     points per item, both fitted on training hands and judged on held-out hands.
+
+    The study's cards are played by the lookahead at every seat unless --taker and --defence
+    say otherwise, as the advice assumes (the shipped tables are fitted so).
 
     A study too small to fit on (fewer than 50 hands, or 5 worth a bid) says so and exits 0,
     the study kept but no table, card or report written (as thresholds and ecart-ideas do)."""
@@ -137,14 +145,16 @@ def pointcount(
     if backend == "dask" and study is None:
         import_distributed()  # a missing extra is said before the folder is made
     if study is None:
-        check_study_size(hands, samples, jobs, scheduler)
+        try:
+            parameters = StudyParameters(
+                int(players), hands, samples, seed, chunk_hands, taker=taker, defence=defence
+            )
+        except StudyError as error:
+            fail(str(error))
+        check_study_size(hands, samples, jobs, scheduler, parameters.sides)
     prepare_output_folder("--out", out)
     if study is None:
         check_study_disk(out, hands)
-        try:
-            parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands)
-        except StudyError as error:
-            fail(str(error))
         folder = out / "study"
         if not (resume and _finished(folder, parameters)):
             _run(folder, parameters, resume, jobs, backend, scheduler, show_progress)
@@ -163,7 +173,11 @@ def pointcount(
     click.echo(
         f"Report: {out / 'report.html'} (card.png, the fitted table and held_out.csv beside it)"
     )
-    click.echo(f"Held out ({counted(study.parameters.hands, 'hand')}, {players} players):")
+    p = study.parameters
+    click.echo(
+        f"Held out ({counted(p.hands, 'hand')} × {counted(p.samples, 'sample')}, {players} "
+        f"players, played by {play_text(p.sides)}):"
+    )
     for row in result.held_out.itertuples():
         click.echo(
             f"  {METHOD_LABELS[row.method]:<28} agreement {100 * row.agreement:5.1f} %   "

@@ -38,11 +38,12 @@ from tarot_advisor.cli.study_run import (
     hands_option,
     import_distributed,
     interrupted,
+    play_options,
     scheduler_option,
     stopped,
     worker_errors,
 )
-from tarot_advisor.reports.formatting import counted
+from tarot_advisor.reports.formatting import counted, play_text
 from tarot_advisor.reports.thresholds import unfitted_sentence, write_report
 from tarot_advisor.reports.thresholds_folder import StudyFolderError, assemble, run_study
 
@@ -50,7 +51,7 @@ from tarot_advisor.reports.thresholds_folder import StudyFolderError, assemble, 
 @command()
 @players_option()
 @hands_option(1000, "Random hands to analyse.")
-@hand_samples_option()
+@hand_samples_option(200)
 @seed_option()
 @jobs_option(
     "With --backend dask and no --scheduler, the local cluster's workers; a remote cluster "
@@ -66,6 +67,7 @@ from tarot_advisor.reports.thresholds_folder import StudyFolderError, assemble, 
 @backend_option()
 @scheduler_option()
 @chunk_hands_option()
+@play_options()
 @click.option(
     "--min-points",
     type=click.IntRange(min=0, max=MAX_MIN_POINTS),
@@ -85,12 +87,17 @@ def thresholds(
     resume: bool,
     backend: str,
     scheduler: str | None,
-    chunk_hands: int,
+    chunk_hands: int | None,
+    taker: str,
+    defence: str,
     min_points: int,
     show_progress: bool | None,
 ) -> None:
     """Where the bid thresholds lie: many random hands, each played out on many deals under
     every contract, set against the barème's point count.
+
+    The cards are played by the lookahead at every seat unless --taker and --defence say
+    otherwise: the advice's play, so that the thresholds describe the table the advice assumes.
 
     A study too small to fit a line says so and exits 0: the line is "too few hands" in the
     report, never a number (as pointcount and ecart-ideas write nothing they cannot fit)."""
@@ -101,10 +108,12 @@ def thresholds(
     if backend == "dask":
         import_distributed()  # a missing extra is said before the folder is made
     try:
-        parameters = StudyParameters(int(players), hands, samples, seed, chunk_hands, min_points)
+        parameters = StudyParameters(
+            int(players), hands, samples, seed, chunk_hands, min_points, taker, defence
+        )
     except StudyError as error:
         fail(str(error))
-    check_study_size(hands, samples, jobs, scheduler)
+    check_study_size(hands, samples, jobs, scheduler, parameters.sides)
     prepare_output_folder("--out", out)
     check_study_disk(out, hands)
     client = dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
@@ -134,7 +143,7 @@ def thresholds(
     resumed = f", {outcome.kept} resumed" if outcome.kept else ""
     click.echo(
         f"{counted(hands, 'hand')} × {counted(samples, 'sample')} for {players} players, "
-        f"seed {seed}: "
+        f"seed {seed}, played by {play_text(parameters.sides)}: "
         f"{outcome.computed} chunk(s) computed in {outcome.seconds:.1f} s{resumed}"
     )
     if outcome.computed == parameters.n_chunks and outcome.seconds > 0:

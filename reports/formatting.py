@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from tarot_advisor.analyzer.advice.hand_samples import Sides
+
 _WORDS = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
 
 
@@ -60,3 +62,11 @@ def signed(z: float | None, digits: int = 2) -> str:
         return "–"
     text = f"{z:+.{digits}f}"
     return text[1:] if float(text) == 0 else text
+
+
+def play_text(sides: Sides) -> str:
+    """Who plays the cards, as a report says it: ``the lookahead at every seat``, ``the greedy
+    for the taker's side and the lookahead for the defence``."""
+    if sides.taker == sides.defence:
+        return f"the {sides.taker} at every seat"
+    return f"the {sides.taker} for the taker's side and the {sides.defence} for the defence"

@@ -28,6 +28,7 @@ from tarot_advisor.analyzer.game import BIDS
 from tarot_advisor.analyzer.studies.study import StudyParameters
 from tarot_advisor.reports import pointcount_card
 from tarot_advisor.reports.files import write_bytes, write_text
+from tarot_advisor.reports.formatting import play_text
 from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 from tarot_advisor.reports.pointcount_fit import (
     FOLDS,
@@ -72,7 +73,9 @@ def read_study(folder: Path) -> Study:
     except (json.JSONDecodeError, UnicodeDecodeError, pd.errors.ParserError) as error:
         raise PointCountError(f"{folder} holds an unreadable study ({error})") from None
     fields = StudyParameters.__dataclass_fields__
-    parameters = StudyParameters(**{k: run[k] for k in fields if k in run})
+    # A study stored before the play was part of its parameters was played by the greedy.
+    played = {"taker": "greedy", "defence": "greedy"}
+    parameters = StudyParameters(**{**played, **{k: run[k] for k in fields if k in run}})
     if parameters.min_points:
         raise PointCountError(
             f"the study in {folder} holds only hands of {parameters.min_points} points or more: "
@@ -125,11 +128,14 @@ def provenance(study: Study, held_out: pd.DataFrame) -> dict:
         "hands": p.hands,
         "samples": p.samples,
         "chunk_hands": p.chunk_hands,
+        "taker": p.taker,
+        "defence": p.defence,
         "study_code_version": study.code,
         "fit_code_version": fit_code_version(),
         "command": (
             f"tarot-report pointcount --players {p.players} --hands {p.hands} "
-            f"--samples {p.samples} --seed {p.seed} --chunk-hands {p.chunk_hands}"
+            f"--samples {p.samples} --seed {p.seed} --chunk-hands {p.chunk_hands} "
+            f"--taker {p.taker} --defence {p.defence}"
         ),
         "held_out": {
             row.method: {
@@ -222,7 +228,8 @@ def write_report(out: Path, study: Study, result: PointCountResult) -> dict:
     report = HtmlReport(f"A calibrated point count for {players} players")
     report.paragraph(
         f"Fitted on {p.hands:,} random hands for {players} players, each analysed on "
-        f"{p.samples:,} random deals (thresholds study, seed {p.seed}). A count's regret on a "
+        f"{p.samples:,} random deals played by {play_text(p.sides)} (thresholds study, seed "
+        f"{p.seed}). A count's regret on a "
         "hand is the best expected score (pass = 0) minus the expected score of the bid it "
         f"makes. Held-out figures: {FOLDS}-fold cross-validation, each hand bid on by the count "
         "fitted without it; ± is one standard error over hands."

@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from tarot_advisor.analyzer.game import BIDS
 from tarot_advisor.analyzer.studies.study import StudyParameters, code_version
 from tarot_advisor.reports.files import write_bytes, write_text
+from tarot_advisor.reports.formatting import play_text
 from tarot_advisor.reports.html import HtmlReport, json_safe, png_bytes
 from tarot_advisor.reports.thresholds_charts import (
     LABELS,
@@ -56,6 +57,8 @@ def summarise(frame: pd.DataFrame, parameters: StudyParameters, seconds: float, 
         "seed": parameters.seed,
         "chunk_hands": parameters.chunk_hands,
         "min_points": parameters.min_points,
+        "taker": parameters.taker,
+        "defence": parameters.defence,
         "code_version": code_version(),
         "seconds": seconds,
         "hand_samples_per_second": samples / seconds if seconds > 0 else None,
@@ -168,9 +171,9 @@ def write_report(out: Path, frame: pd.DataFrame, parameters: StudyParameters) ->
         f"{parameters.hands:,} random hands for {players} players (petit sec excluded{only}), "
         "each at "
         f"a random position, each analysed on {parameters.samples:,} random deals of the other "
-        f"cards (seed {parameters.seed}). Every contract is played on the same deals with the "
-        "greedy card-play policy; the score is the taker's total, poignée hidden and chelem not "
-        f"announced.{called}"
+        f"cards (seed {parameters.seed}). Every contract is played on the same deals, the cards "
+        f"played by {play_text(parameters.sides)}; the score is the taker's total, poignée "
+        f"hidden and chelem not announced.{called}"
     )
     report.paragraph(
         "Prise and Garde are read against the barème's points, Garde Sans and Garde Contre "

@@ -82,7 +82,9 @@ def test_the_deal_report_charts_are_readable(players: int) -> None:
 @pytest.fixture(scope="module")
 def study_frame(tmp_path_factory):
     folder = tmp_path_factory.mktemp("study")
-    parameters = StudyParameters(4, hands=60, samples=16, seed=5, chunk_hands=30)
+    parameters = StudyParameters(
+        4, hands=60, samples=16, seed=5, chunk_hands=30, taker="greedy", defence="greedy"
+    )
     run_study(folder, parameters, jobs=1)
     return assemble(folder, parameters)
 

@@ -50,13 +50,18 @@ ADVISE_CASES = {
 }  # fmt: skip
 """File name → ``tarot-advise`` arguments (``--json`` added)."""
 
+GREEDY_PLAY = {"taker": "greedy", "defence": "greedy"}
 STUDY_CASES = {
-    "hands-4p.csv": StudyParameters(players=4, hands=6, samples=20, seed=7, chunk_hands=3),
-    "hands-5p-min40.csv": StudyParameters(
-        players=5, hands=4, samples=16, seed=9, chunk_hands=2, min_points=40
+    "hands-4p.csv": StudyParameters(
+        players=4, hands=6, samples=20, seed=7, chunk_hands=3, **GREEDY_PLAY
     ),
+    "hands-5p-min40.csv": StudyParameters(
+        players=5, hands=4, samples=16, seed=9, chunk_hands=2, min_points=40, **GREEDY_PLAY
+    ),
+    "hands-4p-lookahead.csv": StudyParameters(players=4, hands=2, samples=6, seed=7),
 }
-"""File name → the thresholds study whose ``hands.csv`` it holds."""
+"""File name → the thresholds study whose ``hands.csv`` it holds (the greedy's pinned before
+the play was a study's parameter; the lookahead, the studies' default, on a few samples)."""
 
 
 def advise_json(arguments: list[str]) -> str:

@@ -218,6 +218,22 @@ def test_counts_far_too_large_are_refused_at_once_with_the_estimate(
     assert not (tmp_path / "out").exists()
 
 
+def test_a_study_is_sized_at_the_cost_of_its_play(tmp_path: Path) -> None:
+    # 10⁹ hand-samples: about 28 hours of the greedy, 116 days of the lookahead on one core.
+    from tarot_advisor.analyzer.advice.hand_samples import Sides
+    from tarot_advisor.cli.errors import InputError
+    from tarot_advisor.cli.study_run import check_study_size
+
+    check_study_size(100_000, 10_000, 1, None, Sides("greedy", "greedy"))  # accepted
+    with pytest.raises(InputError) as refused:
+        check_study_size(100_000, 10_000, 1, None, Sides("greedy", "lookahead"))
+    assert "searched hand-samples at 10,000 µs" in refused.value.message
+    arguments = ["pointcount", "--hands", "100000", "--samples", "10000"]
+    error = one_sentence(CliRunner().invoke(report, [*arguments, "--out", str(tmp_path / "o")]))
+    assert "would take at least 115.7 days" in error and "use at most 6,048" in error
+    assert not (tmp_path / "o").exists()
+
+
 # --- 4. small studies --------------------------------------------------------------------------
 
 
@@ -279,8 +295,8 @@ def test_ctrl_c_stops_a_duel_on_two_workers() -> None:
 def test_ctrl_c_keeps_the_finished_chunks_of_a_study(tmp_path: Path) -> None:
     out = tmp_path / "t"
     result = _interrupt(
-        ["thresholds", "--hands", "4000", "--samples", "20", "--chunk-hands", "8", "--out",
-         str(out)],
+        ["thresholds", "--hands", "4000", "--samples", "20", "--chunk-hands", "8",
+         "--taker", "greedy", "--defence", "greedy", "--out", str(out)],
         started=lambda: any((out / "chunks").glob("*.csv")),
     )  # fmt: skip
     assert result.returncode == 130, result.stderr

@@ -20,8 +20,11 @@ from tarot_advisor.reports.thresholds_folder import (
     run_study,
 )
 
+GREEDY = {"taker": "greedy", "defence": "greedy"}
+"""The greedy at every seat: these tests are about the study's files, which any play shows."""
 SMALL = ["--players", "4", "--hands", "24", "--samples", "50", "--seed", "11"]
-SMALL_PARAMETERS = StudyParameters(4, hands=24, samples=50, seed=11, chunk_hands=8)
+SMALL += ["--taker", "greedy", "--defence", "greedy"]
+SMALL_PARAMETERS = StudyParameters(4, hands=24, samples=50, seed=11, chunk_hands=8, **GREEDY)
 
 
 def _run_cli(out: Path, *extra: str):
@@ -59,11 +62,14 @@ def test_a_small_study_writes_every_file_with_the_required_keys(small_study):
     assert hands.filter(like="p_make_").stack().between(0, 1).all()
 
     summary = json.loads((small_study / "summary.json").read_text())
-    assert {k: summary[k] for k in ("players", "hands", "samples", "seed")} == {
+    keys = ("players", "hands", "samples", "seed", "taker", "defence")
+    assert {k: summary[k] for k in keys} == {
         "players": 4,
         "hands": 24,
         "samples": 50,
         "seed": 11,
+        "taker": "greedy",
+        "defence": "greedy",
     }
     assert summary["seconds"] > 0
     agreement = (hands["heuristic_bid"] == hands["best_contract"]).mean()
@@ -78,6 +84,7 @@ def test_a_small_study_writes_every_file_with_the_required_keys(small_study):
         assert set(fit) == {"value", "low", "high"}
 
     html = (small_study / "report.html").read_text(encoding="utf-8")
+    assert "the cards played by the greedy at every seat" in html
     assert html.count("data:image/png;base64,") == 5
     assert html.count("<figcaption>") == 5
 
@@ -149,14 +156,14 @@ def test_a_full_disk_keeps_the_completed_chunks_and_says_how_to_finish(tmp_path,
 def two_workers(tmp_path_factory) -> bytes:
     """hands.csv of a tiny study run on two loky workers."""
     out = tmp_path_factory.mktemp("loky")
-    parameters = StudyParameters(3, hands=12, samples=20, seed=4, chunk_hands=4)
+    parameters = StudyParameters(3, hands=12, samples=20, seed=4, chunk_hands=4, **GREEDY)
     run_study(out, parameters, jobs=2)
     assemble(out, parameters)
     return (out / "hands.csv").read_bytes()
 
 
 def test_one_or_two_workers_give_the_same_hands(two_workers, tmp_path):
-    parameters = StudyParameters(3, hands=12, samples=20, seed=4, chunk_hands=4)
+    parameters = StudyParameters(3, hands=12, samples=20, seed=4, chunk_hands=4, **GREEDY)
     run_study(tmp_path, parameters, jobs=1)
     assemble(tmp_path, parameters)
     assert (tmp_path / "hands.csv").read_bytes() == two_workers
@@ -164,7 +171,7 @@ def test_one_or_two_workers_give_the_same_hands(two_workers, tmp_path):
 
 def test_a_local_dask_cluster_gives_the_same_hands_as_loky(two_workers, tmp_path):
     distributed = pytest.importorskip("distributed")
-    parameters = StudyParameters(3, hands=12, samples=20, seed=4, chunk_hands=4)
+    parameters = StudyParameters(3, hands=12, samples=20, seed=4, chunk_hands=4, **GREEDY)
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
     )
@@ -182,10 +189,28 @@ def test_a_folder_with_results_is_refused_without_resume(small_study):
 
 
 def test_resuming_with_other_parameters_is_refused(small_study):
-    arguments = ["thresholds", "--hands", "24", "--samples", "60", "--seed", "11", "--resume"]
+    arguments = [
+        "thresholds",
+        "--hands",
+        "24",
+        "--samples",
+        "60",
+        "--seed",
+        "11",
+        "--resume",
+        *SMALL[-4:],
+    ]
     result = CliRunner().invoke(main, [*arguments, "--chunk-hands", "8", "--out", str(small_study)])
     assert result.exit_code == 2
     assert "other parameters" in result.output and "samples 50 (asked 60)" in result.output
+    assert result.output.count("\n") == 1
+
+
+def test_resuming_with_another_play_is_refused(small_study):
+    # The study was played by the greedy; the lookahead would give other numbers.
+    result = _run_cli(small_study, "--resume", "--defence", "lookahead")
+    assert result.exit_code == 2
+    assert "defence greedy (asked lookahead)" in result.output
     assert result.output.count("\n") == 1
 
 
@@ -277,3 +302,8 @@ def test_a_study_too_small_to_fill_a_bin_still_writes_its_report(tmp_path):
     result = CliRunner().invoke(main, [*arguments, "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "report.html").exists() and (tmp_path / "poignee.png").exists()
+    # Without --taker and --defence, the lookahead plays at every seat, as in the advice.
+    assert "played by the lookahead at every seat" in result.output
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["taker"] == summary["defence"] == "lookahead"
+    assert summary["chunk_hands"] == 4  # smaller chunks of slower work

@@ -4,12 +4,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tarot_advisor.analyzer.advice.hand_samples import Sides
 from tarot_advisor.analyzer.advice.heuristic import point_count, point_counts
 from tarot_advisor.analyzer.cards import EXCUSE, IS_TRUMP, PETIT, parse_cards
 from tarot_advisor.analyzer.game import BIDS, hand_size
 from tarot_advisor.analyzer.parallel import chunk_seed
 from tarot_advisor.analyzer.playout.deal import DealError, PetitSecError, complete, deal, petit_sec
 from tarot_advisor.analyzer.studies.study import (
+    DEFAULT_CHUNK_HANDS,
+    SEARCH_CHUNK_HANDS,
     StudyError,
     StudyParameters,
     columns,
@@ -22,6 +25,9 @@ from tarot_advisor.analyzer.studies.study import (
 # Worked example 1 of rules.md §11 (60 points) and a hand without the Petit.
 STRONG = parse_cards("21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠")
 NO_PETIT = parse_cards("20 18 14 13 9 8 6 R♥ 10♥ 5♥ 4♥ R♦ D♦ 8♣ 7♣ 8♠ 7♠ 5♠")
+GREEDY = Sides("greedy", "greedy")
+"""The engine's greedy at every seat: these tests are about the study's bookkeeping, which any
+play shows, and the greedy is 200 times cheaper than the lookahead the studies default to."""
 
 
 def _assert_binomial(counts: np.ndarray, trials: int, p: np.ndarray) -> None:
@@ -103,7 +109,9 @@ def test_a_least_point_count_keeps_only_the_strong_hands():
 
 
 def test_a_chunk_has_one_row_per_hand_with_consistent_columns():
-    frame = study_chunk(np.random.default_rng(8), 6, players=4, samples=40, first_id=16)
+    frame = study_chunk(
+        np.random.default_rng(8), 6, players=4, samples=40, first_id=16, sides=GREEDY
+    )
     assert list(frame.columns) == columns(4)
     assert frame["hand_id"].tolist() == list(range(16, 22))
     assert frame["position"].between(1, 4).all()
@@ -125,8 +133,12 @@ def test_a_chunk_has_one_row_per_hand_with_consistent_columns():
 
 def test_ten_trumps_always_show_a_poignee_and_three_never_can():
     # Four players: a simple poignée is 10 trumps (the Excuse counting); strong hands have many.
-    frame = study_chunk(np.random.default_rng(14), 40, players=4, samples=10, min_points=60)
-    frame = pd.concat([frame, study_chunk(np.random.default_rng(15), 40, players=4, samples=10)])
+    frame = study_chunk(
+        np.random.default_rng(14), 40, players=4, samples=10, min_points=60, sides=GREEDY
+    )
+    frame = pd.concat(
+        [frame, study_chunk(np.random.default_rng(15), 40, players=4, samples=10, sides=GREEDY)]
+    )
     trumps = np.array(
         [sum(IS_TRUMP[c] or c == EXCUSE for c in parse_cards(h)) for h in frame["hand"]]
     )
@@ -136,7 +148,7 @@ def test_ten_trumps_always_show_a_poignee_and_three_never_can():
 
 
 def test_five_players_call_the_longest_suit():
-    frame = study_chunk(np.random.default_rng(9), 4, players=5, samples=20)
+    frame = study_chunk(np.random.default_rng(9), 4, players=5, samples=20, sides=GREEDY)
     assert list(frame.columns) == columns(5)
     for row in frame.itertuples():
         hand = parse_cards(row.hand)
@@ -149,7 +161,7 @@ def test_five_players_call_the_longest_suit():
 
 
 def test_a_chunk_depends_on_its_seed_and_index_only():
-    parameters = StudyParameters(4, hands=20, samples=10, seed=3, chunk_hands=8)
+    parameters = StudyParameters(4, 20, 10, 3, chunk_hands=8, taker="greedy", defence="greedy")
     first = run_chunk(parameters, 1)[1]
     assert first.equals(run_chunk(parameters, 1)[1])
     assert not first.equals(run_chunk(parameters, 0)[1])
@@ -160,7 +172,7 @@ def test_a_chunk_depends_on_its_seed_and_index_only():
 
 
 def test_stronger_hands_make_prise_more_often():
-    frame = study_chunk(np.random.default_rng(10), 80, players=4, samples=50)
+    frame = study_chunk(np.random.default_rng(10), 80, players=4, samples=50, sides=GREEDY)
     strong = frame.loc[frame["points"] >= 56, "p_make_prise"]
     weak = frame.loc[frame["points"] < 40, "p_make_prise"]
     assert len(strong) >= 3 and len(weak) >= 20
@@ -168,7 +180,7 @@ def test_stronger_hands_make_prise_more_often():
 
 
 def test_the_petit_in_a_sampled_hand_is_never_alone_without_the_excuse():
-    frame = study_chunk(np.random.default_rng(11), 30, players=3, samples=10)
+    frame = study_chunk(np.random.default_rng(11), 30, players=3, samples=10, sides=GREEDY)
     for hand in frame["hand"]:
         cards = parse_cards(hand)
         assert not (PETIT in cards and sum(IS_TRUMP[c] for c in cards) == 1 and EXCUSE not in cards)
@@ -181,6 +193,8 @@ def test_the_petit_in_a_sampled_hand_is_never_alone_without_the_excuse():
         ({"samples": 1}, "at least 2 samples"),
         ({"chunk_hands": 0}, "at least 1 hand"),
         ({"min_points": 81}, "from 0 to 80"),
+        ({"taker": "minimax"}, "the taker's play 'minimax' is not a policy"),
+        ({"defence": "Greedy"}, "the defence's play 'Greedy' is not a policy"),
     ],
 )
 def test_bad_study_parameters_are_refused(kwargs, message):
@@ -192,4 +206,32 @@ def test_bad_study_parameters_are_refused(kwargs, message):
 def test_the_code_digest_covers_every_module_the_numbers_come_from():
     names = {path.stem for path in number_sources()}
     assert {"study", "paired", "engine", "greedy", "ecart", "scoring", "deal", "heuristic"} <= names
+    assert {"policies", "lookahead", "worlds", "midgame"} <= names  # the play is a number's source
     assert "advisor" not in names  # the advisor's output is not a study's number
+
+
+def test_the_play_is_a_parameter_and_sets_the_default_chunk():
+    searched = StudyParameters(4, hands=10, samples=10, seed=0)
+    assert (searched.taker, searched.defence) == ("lookahead", "lookahead")
+    assert searched.chunk_hands == SEARCH_CHUNK_HANDS
+    greedy = StudyParameters(4, 10, 10, 0, taker="greedy", defence="greedy")
+    assert greedy.chunk_hands == DEFAULT_CHUNK_HANDS
+    mixed = StudyParameters(4, 10, 10, 0, taker="greedy", defence="lookahead")
+    assert mixed.chunk_hands == SEARCH_CHUNK_HANDS
+    assert greedy.to_dict()["taker"] == "greedy" and mixed.to_dict()["defence"] == "lookahead"
+
+
+def test_the_takers_score_on_the_same_hands_rises_against_a_random_defence():
+    # The same seed draws the same hands and deals: only the defenders' cards differ.
+    sharp = study_chunk(np.random.default_rng(16), 30, players=4, samples=20, sides=GREEDY)
+    weak = Sides("greedy", "random")
+    sloppy = study_chunk(np.random.default_rng(16), 30, players=4, samples=20, sides=weak)
+    assert sharp["hand"].equals(sloppy["hand"])
+    gain = sloppy["expected_score_garde"] - sharp["expected_score_garde"]
+    assert gain.mean() > 20
+
+
+def test_a_lookahead_chunk_plays_every_contract():
+    frame = study_chunk(np.random.default_rng(17), 1, players=3, samples=3)
+    assert list(frame.columns) == columns(3)
+    assert frame["best_contract"].isin(BIDS).all()

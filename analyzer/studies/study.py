@@ -13,6 +13,9 @@ hand, one :func:`paired.play_pair` per pair of contracts, the chelem not announc
 played again with the poignée shown are those where the taker's trumps and Excuse, plus the
 chien's for Prise and Garde, reach the threshold. With 5 players the taker calls
 :func:`calling.longest_suit_call`.
+
+Who plays the cards is part of the study (:attr:`StudyParameters.taker` and ``defence``, policy
+names of :mod:`policies`); by default the lookahead at every seat (:data:`DEFAULT_PLAY`).
 """
 
 from __future__ import annotations
@@ -27,18 +30,29 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..advice.hand_samples import Sides
 from ..advice.heuristic import heuristic_bids, point_counts
 from ..advice.paired import play_pair
 from ..cards import format_cards
 from ..game import BIDS, Contract, check_players
 from ..parallel import iter_chunks
-from ..players.greedy import GreedyPolicy
 from ..playout.deal import complete, deal, petit_sec
 from ..playout.scoring import PAIRS
+from ..policies import POLICIES
 from ..rulebook.calling import longest_suit_call
 
+DEFAULT_PLAY = Sides()
+"""Who plays the cards in a study unless told: the advice's default (the lookahead at every
+seat), so that the thresholds describe the table the advice assumes. It costs about 200
+times the greedy's CPU per hand-sample (22 ms against 0.1 ms with 4 players)."""
 DEFAULT_CHUNK_HANDS = 32
-"""Hands per chunk: with 500 samples one chunk plays 16,000 deals per engine call."""
+"""Hands per chunk when no side searches: with 500 samples one chunk plays 16,000 deals per
+engine call (the greedy's ~10 µs a deal make it a few seconds of work)."""
+SEARCH_CHUNK_HANDS = 4
+"""Hands per chunk when a side searches (the lookahead at every seat: 22 to 32 ms of CPU a
+hand-sample with 3 to 5 players): with 100 samples a chunk plays 400 deals a pair, within one
+search batch (:attr:`~.lookahead.LookaheadPolicy.batch`, which bounds the memory), for about
+10 s of CPU, so that an interrupted run loses little and ``--jobs`` has chunks to share out."""
 MAX_MIN_POINTS = 80
 """Above this, hands are too rare to draw by rejection: 80 points with distribution or more
 is about 1 hand in 100 with 3 players, 1 in 8,000 with 4, 1 in 125,000 with 5."""
@@ -97,13 +111,26 @@ class StudyParameters:
     hands: int
     samples: int
     seed: int
-    chunk_hands: int = DEFAULT_CHUNK_HANDS
+    chunk_hands: int | None = None
+    """Hands per chunk; ``None``: by the play (:func:`default_chunk_hands`)."""
     min_points: int = 0
     """Only hands with at least this many points with distribution (0: every hand): the
     strong hands where the upper thresholds lie are rare in a uniform draw."""
+    taker: str = DEFAULT_PLAY.taker
+    """The policy (a name of :data:`policies.POLICIES`) that plays the taker's side."""
+    defence: str = DEFAULT_PLAY.defence
+    """The policy that plays the defence."""
 
     def __post_init__(self) -> None:
         check_players(self.players)
+        for side, name in (("taker", self.taker), ("defence", self.defence)):
+            if name not in POLICIES:
+                raise StudyError(
+                    f"the {side}'s play '{name}' is not a policy (one of {', '.join(POLICIES)})"
+                )
+        if self.chunk_hands is None:
+            # The dataclass is frozen: the default chunk is fixed once, here, by the play.
+            object.__setattr__(self, "chunk_hands", default_chunk_hands(self.sides))
         if self.hands < 1:
             raise StudyError(f"a study needs at least 1 hand, not {self.hands}")
         if self.samples < 2:
@@ -125,8 +152,18 @@ class StudyParameters:
         """How many hands chunk ``index`` holds (the last one holds the remainder)."""
         return min(self.chunk_hands, self.hands - index * self.chunk_hands)
 
-    def to_dict(self) -> dict[str, int]:
+    @property
+    def sides(self) -> Sides:
+        return Sides(self.taker, self.defence)
+
+    def to_dict(self) -> dict[str, int | str]:
         return asdict(self)
+
+
+def default_chunk_hands(sides: Sides) -> int:
+    """Hands per chunk for a study played by ``sides``: fewer when a side searches (as the
+    advice's chunks hold fewer samples, :attr:`hand_samples.Sides.chunk`)."""
+    return SEARCH_CHUNK_HANDS if sides.searches else DEFAULT_CHUNK_HANDS
 
 
 def columns(players: int) -> list[str]:
@@ -187,8 +224,10 @@ def study_chunk(
     samples: int,
     first_id: int = 0,
     min_points: int = 0,
+    sides: Sides = DEFAULT_PLAY,
 ) -> pd.DataFrame:
-    """The per-hand table (:func:`columns`) of ``n_hands`` random hands, ``samples`` each.
+    """The per-hand table (:func:`columns`) of ``n_hands`` random hands, ``samples`` each,
+    played by ``sides``.
 
     ``first_id`` numbers the rows (``hand_id``); ``min_points``: see :func:`draw_hands`.
     ``p_make_*`` and ``expected_score_*`` are means over the samples (the taker's total
@@ -203,11 +242,13 @@ def study_chunk(
     taker = np.repeat(seats, samples)
     deals = complete(rng, hand_rows, taker, players)
     called = np.repeat(longest_suit_call(hands), samples) if players == 5 else None
-    policy = GreedyPolicy()
+    policy, defence = sides.policies()
 
     made, expected, gain, shown_share = {}, {}, {}, {}
     for first, _ in PAIRS:
-        pair = play_pair(deals, taker, first, policy, rng=rng, called=called)
+        pair = play_pair(
+            deals, taker, first, policy, rng=rng, called=called, defence_policy=defence
+        )
         shown_flag = pair.showed().reshape(n_hands, samples)
         for contract, hidden in pair.hidden_scores.items():
             made[contract] = hidden.made.reshape(n_hands, samples).mean(axis=1)
@@ -252,9 +293,9 @@ def format_cards_each(cards: np.ndarray) -> list[str]:
 
 
 def _unnumbered_chunk(
-    rng: np.random.Generator, n: int, *, players: int, samples: int, min_points: int
+    rng: np.random.Generator, n: int, *, players: int, samples: int, min_points: int, sides: Sides
 ) -> pd.DataFrame:
-    return study_chunk(rng, n, players=players, samples=samples, min_points=min_points)
+    return study_chunk(rng, n, players=players, samples=samples, min_points=min_points, sides=sides)
 
 
 def run_chunks(
@@ -282,6 +323,7 @@ def run_chunks(
         players=parameters.players,
         samples=parameters.samples,
         min_points=parameters.min_points,
+        sides=parameters.sides,
     )
     for index, frame in chunks:
         # Hand ids number the study's hands: chunk k's begin at k × chunk_hands.
