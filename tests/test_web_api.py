@@ -19,7 +19,6 @@ from tarot_advisor.cli.review import main as review
 from tarot_advisor.cli.web.server import main as web
 from tarot_advisor.cli.web.table import next_cards
 
-
 GREEDY = {"taker": "greedy", "defence": "greedy"}
 """The greedy table in a request's body."""
 
