@@ -113,8 +113,7 @@ def analyse_hand(
     heard before the user's turn (names of :data:`~.game.BIDS`, from position 1), which fix the
     position and condition the samples; ``others``: how the other players bid
     (:data:`auction.MODELS`). ``jobs`` and ``backend`` (default ``"fork"``) choose the workers
-    (:func:`parallel.map_chunks`); they never change the numbers. ``keep_records`` keeps every
-    playout as a deal record (``Analysis.records``). ``on_done(done, total)`` receives the
+    and never change the numbers. ``keep_records`` keeps every playout as a deal record. ``on_done(done, total)`` receives the
     playout batches finished so far and how many there will be (the total grows once the survey
     has sized the focus). ``taker_policy`` and ``defence_policy`` (names, :mod:`policies`) play
     the cards; the best contract is replayed by each table of ``sensitivity`` (default
@@ -154,24 +153,12 @@ def analyse_hand(
     )
     recommendation = auction.recommendation
     best = Contract(recommendation) if recommendation != "pass" else _best_of(by_choice, called)[0]
-    records = outcomes.records
-    focus = None
+    records, focus = outcomes.records, None
     if stages.staged:  # the best contract's pair measured again, on samples of its own
-        judged = by_choice[Choice(best, called)]
-        focus = Focus(focus_samples(judged.made, judged.score, best), pair_of(best))
-        chunks = focus_chunks(focus.samples)
-        kwargs = {**run.kwargs, "chunk_size": chunks}
-        run = replace(run, samples=focus.samples, first_chunk=FOCUS_FIRST_CHUNK, kwargs=kwargs)
-        bar.grow(len(chunks))
-        parts = run.map(
-            focus_chunk,
-            on_done=bar.step,
-            choice=Choice(best, called),
-            keep_records=keep_records,
-            sides=sides,
+        run, focus, focused, dumped = _focus(
+            run, by_choice[Choice(best, called)], Choice(best, called), sides, keep_records, bar
         )
-        by_choice = by_choice | ChunkOutcomes.merge_samples([p for p, _ in parts])
-        records = records + [r for _, dumped in parts for r in dumped]
+        by_choice, records = by_choice | focused, records + dumped
     contracts = {c: _contract_result(c, by_choice[Choice(c, called)]) for c in Contract}
     judged = by_choice[Choice(best, called)]  # the poignée and the chelem: the best contract
     poignees = {c: _poignee_advice(by_choice[Choice(c, called)], hand, players) for c in Contract}
@@ -201,6 +188,32 @@ def analyse_hand(
         seconds=time.perf_counter() - start,
         records=records if keep_records else None,
     )
+
+
+def _focus(
+    survey: _Run,
+    judged: ContractSamples,
+    choice: Choice,
+    sides: Sides,
+    keep_records: bool,
+    bar: _Bar,
+) -> tuple[_Run, Focus, dict[Choice, ContractSamples], list[dict]]:
+    """The focus of a staged analysis (:mod:`plan`): ``choice``'s pair played on fresh samples,
+    as many as the survey's ``judged`` samples of it ask for. Returns the focus's run (the
+    chelem and the sensitivity replay its samples), the focus, its per-sample outcomes and its
+    deal records."""
+    focus = Focus(
+        focus_samples(judged.made, judged.score, choice.contract), pair_of(choice.contract)
+    )
+    chunks = focus_chunks(focus.samples)
+    kwargs = {**survey.kwargs, "chunk_size": chunks}
+    run = replace(survey, samples=focus.samples, first_chunk=FOCUS_FIRST_CHUNK, kwargs=kwargs)
+    bar.grow(len(chunks))
+    parts = run.map(
+        focus_chunk, on_done=bar.step, choice=choice, keep_records=keep_records, sides=sides
+    )
+    focused = ChunkOutcomes.merge_samples([samples for samples, _ in parts])
+    return run, focus, focused, [r for _, dumped in parts for r in dumped]
 
 
 def stages_for(samples: int | None, sides: Sides) -> Stages:
