@@ -91,7 +91,8 @@ def ecart_ideas(
         "Écart ideas against the engine's écart: "
         f"{counted(result.hands, f'random {result.players}-player hand')} "
         f"of at least {result.min_points} points, {result.contract.label}, "
-        f"{result.samples:,} samples each, seed {result.seed} ({result.seconds:.1f} s)"
+        f"{result.samples:,} samples each, the greedy at every seat, seed {result.seed} "
+        f"({result.seconds:.1f} s)"
     )
     if not result.judged:
         click.echo(
