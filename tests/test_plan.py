@@ -43,22 +43,22 @@ def greedy_searches(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_survey_made_every_time_still_asks_for_samples() -> None:
     # 64 makes of 64 at a constant score: P(make) is taken at (64 + 2) / (64 + 4), whose
-    # variance 0.0285 asks for 0.0285 × (1.96 / 0.035)² = 89.5 samples, × 1.25 = 112, in
-    # whole chunks of 32: 128.
+    # variance 0.0285 asks for 0.0285 × (1.96 / 0.035)² = 89.5 samples, × 1.5 = 135, in
+    # whole chunks of 32: 160.
     made, score = np.ones(64, bool), np.full(64, 200)
-    assert focus_samples(made, score, Contract.GARDE) == 128
+    assert focus_samples(made, score, Contract.GARDE) == 160
 
 
 def test_the_score_spread_asks_for_samples_by_the_contract_multiplier() -> None:
     # Made every time, at scores of 0 and 200 (variance 10,159): a Garde's ± 12 needs
-    # 10,159 × (1.96 / 12)² = 271 samples, × 1.25 = 339, in chunks of 32: 352.
+    # 10,159 × (1.96 / 12)² = 271 samples, × 1.5 = 407, in chunks of 32: 416.
     made = np.ones(64, bool)
     score = np.tile([0, 200], 32)
-    assert focus_samples(made, score, Contract.GARDE) == 352
-    # A Garde Sans (± 24) needs a quarter of it: 85, below what P(make) asks (128).
-    assert focus_samples(made, score, Contract.GARDE_SANS) == 128
-    # P(make) one half: 0.25 × (1.96 / 0.035)² × 1.25 = 980 → 992, above the score's.
-    assert focus_samples(np.tile([True, False], 32), score, Contract.GARDE) == 992
+    assert focus_samples(made, score, Contract.GARDE) == 416
+    # A Garde Sans (± 24) needs a quarter of it: 102, below what P(make) asks (160).
+    assert focus_samples(made, score, Contract.GARDE_SANS) == 160
+    # P(make) one half: 0.25 × (1.96 / 0.035)² × 1.5 = 1,176 → 1,184, above the score's.
+    assert focus_samples(np.tile([True, False], 32), score, Contract.GARDE) == 1184
 
 
 def test_the_focus_plays_at_least_64_and_at_most_4000_samples() -> None:

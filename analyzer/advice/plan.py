@@ -39,9 +39,10 @@ P_MAKE_HALF_WIDTH = 0.035
 """The advised contract's P(make) within ± 3.5 points (95%)."""
 SCORE_HALF_WIDTH = 6.0
 """The advised contract's E[score] within ± this × its multiplier (95%): ± 12 for a Garde."""
-MARGIN = 1.25
+MARGIN = 1.5
 """The focus plays this many times the samples the survey's spread asks for: the survey's
-variance, on 64 samples, is itself uncertain by about a fifth."""
+variance, on 64 samples of a score that is mostly a win or a loss, is itself uncertain by a
+quarter or more (with 1.25, the README hand's Garde came out at ± 12.2 for a target of ± 12)."""
 FOCUS_SAMPLES = (64, 4000)
 """The fewest and the most samples a focus plays."""
 
