@@ -113,11 +113,11 @@ def analyse_hand(
     heard before the user's turn (names of :data:`~.game.BIDS`, from position 1), which fix the
     position and condition the samples; ``others``: how the other players bid
     (:data:`auction.MODELS`). ``jobs`` and ``backend`` (default ``"fork"``) choose the workers
-    and never change the numbers. ``keep_records`` keeps every playout as a deal record. ``on_done(done, total)`` receives the
-    playout batches finished so far and how many there will be (the total grows once the survey
-    has sized the focus). ``taker_policy`` and ``defence_policy`` (names, :mod:`policies`) play
-    the cards; the best contract is replayed by each table of ``sensitivity`` (default
-    :func:`weaker_tables`) on the same samples (:attr:`Analysis.sensitivity`).
+    and never change the numbers. ``keep_records`` keeps every playout as a deal record.
+    ``on_done(done, total)`` receives the playout batches finished so far and how many there
+    will be (the total grows once the survey has sized the focus). ``taker_policy`` and
+    ``defence_policy`` (names, :mod:`policies`) play the cards; the best contract is replayed by
+    each table of ``sensitivity`` (default :func:`weaker_tables`) on the same samples.
     """
     start = time.perf_counter()
     hand = check_hand(hand, players)

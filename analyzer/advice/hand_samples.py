@@ -38,8 +38,9 @@ from .paired import PairPlay, may_show, pair_of, play_pairs
 CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""
 SEARCH_CHUNK = 250
-"""Samples per chunk when a side plays by search (the lookahead, about 0.1 s of CPU a deal): a
-lookahead playout costs the same per deal in chunks of 250, 500 or 1,000 (it searches at most
+"""Samples per chunk when a side plays by search and the samples are given (``--samples``; the
+default's stages cut their own, :mod:`plan`): a lookahead playout, about 10 ms of CPU a deal,
+costs about the same per deal in chunks of 250, 500 or 1,000 (it searches at most
 :attr:`~.lookahead.LookaheadPolicy.batch` deals at once), and 2,000 samples then make 8 chunks
 that ``--jobs`` can share out, each one step of the progress bar."""
 SEARCHING = frozenset({"lookahead"})

@@ -10,6 +10,10 @@ The bid: the advisor's value of each action (``pass`` and every contract, overca
 defence counted) at the taker's position; with the record's ``bids`` (and ``dealer``), the
 samples are conditioned on the bids heard before the taker's. Its cost's SE adds the two
 actions' variances: the values are not kept sample by sample, so the SE is an upper bound.
+
+These decisions are judged at the greedy table (:data:`JUDGING_TABLE`), not the advice's
+default lookahead: a review already searches every card, and the lookahead's bid and écart
+advice would add some 15 s of CPU to it.
 """
 
 from __future__ import annotations
@@ -26,7 +30,11 @@ from .analysis import Analysis
 from .auction import AuctionError, parse_bids
 from .ecart_advice import EcartInputError, analyse_ecart
 from .hand import HandError
+from .hand_samples import Sides
 from .review_decision import Decision
+
+JUDGING_TABLE = Sides("greedy", "greedy")
+"""Who plays the deals the bid, the écart, the poignée and the chelem are judged on."""
 
 
 class ReviewError(ValueError):
@@ -92,7 +100,15 @@ def review_calls(
     options = {} if samples is None else {"samples": samples}
     try:
         analysis = analyse_hand(
-            hand, game.players, position=position, bids=heard, seed=seed, jobs=jobs, **options
+            hand,
+            game.players,
+            position=position,
+            bids=heard,
+            seed=seed,
+            jobs=jobs,
+            taker_policy=JUDGING_TABLE.taker,
+            defence_policy=JUDGING_TABLE.defence,
+            **options,
         )
     except HandError as error:
         raise ReviewError(str(error)) from None
@@ -139,6 +155,7 @@ def _ecart(
             seed=seed,
             jobs=jobs,
             also=[game.discard],
+            sides=JUDGING_TABLE,
             **options,
         )
     except EcartInputError as error:
