@@ -72,7 +72,7 @@ class Progress:
             now = time.perf_counter()
             self._last_draw = now
             done = self._done
-            share = done / self.total if self.total else 1.0
+            share = done / self.total if self.total else 0.0  # a size not known yet
             filled = round(share * _WIDTH)
             bar = "#" * filled + "-" * (_WIDTH - filled)
             elapsed = now - self._start
