@@ -148,6 +148,8 @@ def _forked_pool(workers: int) -> Any:
     Forked, a worker starts in a few milliseconds with every module and compiled kernel of its
     parent already loaded (joblib's loky workers start fresh: about a second, then the kernels'
     load, which a run of a few seconds cannot afford); they are ended when the process ends.
+    They see this process as it was when they were forked: a task must carry in its arguments
+    whatever may change after (a module-level setting changed since does not reach them).
     Ctrl-C is held back while they are forked, so that it reaches the parent whole, after."""
     if workers not in _POOL:
         import atexit

@@ -56,7 +56,7 @@ def advice_figure(analysis: Analysis) -> Figure:
         where += f", calling {format_card(analysis.called)}"
     figure.suptitle(
         f"{format_cards(analysis.hand)}\n{analysis.players} players, {where} · "
-        f"{analysis.samples:,} deals of the unseen cards, seed {analysis.seed} · "
+        f"{analysis.samples_text}, seed {analysis.seed} · "
         f"advice: {advice}",
         fontsize=10.5,
     )

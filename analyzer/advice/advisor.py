@@ -213,6 +213,8 @@ def _focus(
         focus_chunk, on_done=bar.step, choice=choice, keep_records=keep_records, sides=sides
     )
     focused = ChunkOutcomes.merge_samples([samples for samples, _ in parts])
+    drawn = len(focused[choice].score)  # with bids heard, rarely fewer than asked fit them
+    focus = replace(focus, samples=drawn)
     return run, focus, focused, [r for _, dumped in parts for r in dumped]
 
 
