@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot_advisor.analyzer.advice.ecart_advice import analyse_ecart
-from tarot_advisor.analyzer.advice.hand_samples import Sides
+from tarot_advisor.analyzer.advice.hand_samples import GREEDY_TABLE
 from tarot_advisor.analyzer.advice.heuristic import point_counts
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.playout.deal import deal
@@ -47,7 +47,7 @@ class IdeaGain:
     """The share of those hands where it scored higher than the engine's écart."""
 
 
-STUDY_PLAY = Sides("greedy", "greedy")
+STUDY_PLAY = GREEDY_TABLE
 """Who plays this study's deals: the greedy at every seat. It checks the engine's écart (the
 greedy's) against the named ideas over many hands and samples, hours of the lookahead's time."""
 

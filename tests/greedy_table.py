@@ -2,11 +2,11 @@
 thousand times faster than the default lookahead, so that those tests stay quick. What the
 default play changes is tested in test_default_play.py."""
 
-from tarot_advisor.analyzer.advice.hand_samples import Sides
+from tarot_advisor.analyzer.advice.hand_samples import GREEDY_TABLE
 
 GREEDY = {"taker_policy": "greedy", "defence_policy": "greedy"}
 """``analyse_hand``'s keywords for the greedy at every seat."""
-GREEDY_SIDES = Sides("greedy", "greedy")
+GREEDY_SIDES = GREEDY_TABLE
 """``analyse_ecart``'s ``sides`` for the greedy at every seat."""
 GREEDY_OPTIONS = ["--taker", "greedy", "--defence", "greedy"]
 """The same table on a command line."""

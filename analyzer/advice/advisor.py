@@ -45,6 +45,7 @@ from .auction import (
 from .hand import HandError, call_candidates, check_hand
 from .hand_samples import (
     DEFAULT_POLICY,
+    GREEDY_TABLE,
     AnnouncedSamples,
     Bidding,
     Choice,
@@ -242,7 +243,7 @@ def weaker_tables(sides: Sides) -> tuple[Sides, ...]:
     the greedy at every seat when a side searches, else the taker's side against the simple
     defence."""
     if sides.searches:
-        return (Sides("greedy", "greedy"),)
+        return (GREEDY_TABLE,)
     return (Sides(sides.taker, "simple"),)
 
 

@@ -115,6 +115,11 @@ class Sides:
         return SEARCH_CHUNK if self.searches else CHUNK
 
 
+GREEDY_TABLE = Sides("greedy", "greedy")
+"""The greedy at every seat: the fast, weaker table (the sensitivity line's, the review's
+judge, the écart-ideas study's)."""
+
+
 @dataclass(frozen=True)
 class Choice:
     """A contract under a call: the key of the per-sample outcomes (``called`` is ``None``

@@ -30,10 +30,10 @@ from .analysis import Analysis
 from .auction import AuctionError, parse_bids
 from .ecart_advice import EcartInputError, analyse_ecart
 from .hand import HandError
-from .hand_samples import Sides
+from .hand_samples import GREEDY_TABLE
 from .review_decision import Decision
 
-JUDGING_TABLE = Sides("greedy", "greedy")
+JUDGING_TABLE = GREEDY_TABLE
 """Who plays the deals the bid, the écart, the poignée and the chelem are judged on."""
 
 
