@@ -27,6 +27,7 @@ from ..playout.bitboard import U64, ZERO
 from ..playout.engine import Playout
 from ..playout.scoring import per_defender_as_played
 from ..playout.table import Candidate, Policy, Table, Turn
+from ..playout.words import kernel, lowest, quiet_wrap
 from .known import constraints_of
 from .midgame import Shadow, play_candidates
 from .worlds import NoWorldError, sample
@@ -232,34 +233,56 @@ def _every_deal(turn: Turn) -> Turn:
     return Turn(turn.table, turn.position, legal_lo, legal_hi)
 
 
-_CHAINS = (
-    # (word, cards that may chain, shift to the next lower card of the same suit and value)
-    (0, bb.LOW_LO, 4),  # suited cards 1…10, half a point each
-    (1, bb.MIDDLE_TRUMPS_HI, 1),  # trumps 2…20 (not the bouts)
-)
+# The cards that may chain, and the shift to the next lower card of the same suit and value:
+_LOW_LO, _FOUR = bb.LOW_LO, U64(4)  # in lo, suited cards 1…10 (half a point each)
+_MIDDLE_TRUMPS_HI, _ONE = bb.MIDDLE_TRUMPS_HI, U64(1)  # in hi, trumps 2…20 (not the bouts)
+
+
+@kernel
+def _run_down(cards: U64, chain: U64, shift: U64, legal: U64, gone: U64) -> tuple[U64, U64]:
+    """:func:`_runs_down` in one word: walks down from each card of ``cards`` through the lower
+    cards of ``chain`` ``shift`` bits apart while they are ``legal`` or ``gone``. (The cards of
+    ``cards`` whose walk meets a legal card, the last legal card met or else ``cards``.) A walk
+    is at most 10 steps of 4 bits or 19 of 1: no shift passes the word's 64 bits."""
+    found, low = ZERO, cards
+    frontier = cards & chain
+    back = ZERO
+    while frontier != ZERO:
+        frontier = (frontier >> shift) & chain
+        back += shift
+        hit = frontier & legal
+        found |= hit << back  # back to the card the walk started from
+        if hit != ZERO:
+            low = hit
+        frontier &= legal | gone
+    return found, low
+
+
+@kernel
+def _runs_down_all(cards, legal, gone, equivalent, lowest):
+    """:func:`_run_down` of every deal, both words: ``cards``, ``legal``, ``gone`` (lo, hi)
+    pairs of (N,) uint64 in, ``equivalent`` and ``lowest`` (lo, hi) pairs of (N,) uint64 out."""
+    for i in range(cards[0].shape[0]):
+        equivalent[0][i], lowest[0][i] = _run_down(
+            cards[0][i], _LOW_LO, _FOUR, legal[0][i], gone[0][i]
+        )
+        equivalent[1][i], lowest[1][i] = _run_down(
+            cards[1][i], _MIDDLE_TRUMPS_HI, _ONE, legal[1][i], gone[1][i]
+        )
 
 
 def _runs_down(cards: Candidate, legal: Candidate, gone: Candidate) -> tuple[Candidate, Candidate]:
     """Walks down from each card of ``cards`` ((N,) uint64 pairs) through the lower cards of the
-    same suit and value while they are legal or ``gone`` (played in earlier tricks). Returns the
-    cards of ``cards`` whose walk meets a legal card, and for one-card sets, the lowest legal
-    card met (else the card itself)."""
-    equivalent, lowest = [], []
-    for word, chain, shift in _CHAINS:
-        found = np.zeros_like(cards[word])
-        low = cards[word].copy()
-        frontier = cards[word] & chain
-        for step in range(1, 20):
-            frontier = (frontier >> U64(shift)) & chain
-            hit = frontier & legal[word]
-            found |= hit << U64(shift * step)  # back to the card the walk started from
-            low = bb.select(hit != ZERO, hit, low)
-            frontier &= legal[word] | gone[word]
-            if not frontier.any():
-                break
-        equivalent.append(found)
-        lowest.append(low)
-    return (equivalent[0], equivalent[1]), (lowest[0], lowest[1])
+    same suit and value (suited cards 1…10, trumps 2…20) while they are legal or ``gone``
+    (played in earlier tricks). Returns the cards of ``cards`` whose walk meets a legal card,
+    and for one-card sets, the lowest legal card met (else the card itself)."""
+    n = len(cards[0])
+    equivalent = np.empty(n, U64), np.empty(n, U64)
+    low = np.empty(n, U64), np.empty(n, U64)
+    words = tuple(np.ascontiguousarray(word, U64) for word in (*cards, *legal, *gone))
+    with quiet_wrap():
+        _runs_down_all(words[0:2], words[2:4], words[4:6], equivalent, low)
+    return equivalent, low
 
 
 def distinct_cards(
@@ -285,21 +308,31 @@ def lowest_equivalent(
 
 
 def _candidates(legal_lo: np.ndarray, legal_hi: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Each deal's legal cards as columns: (B, C) one-bit pairs and (B, C) bool valid; the
-    invalid columns repeat the first card (so every row still plays a card)."""
+    """Each deal's legal cards as columns, lowest bit first (lo then hi): (B, C) one-bit pairs
+    and (B, C) bool valid; the invalid columns repeat the first card (so every row still plays
+    a card)."""
     count = bb.popcount(legal_lo) + bb.popcount(legal_hi)
     n_cand = int(count.max())
-    lo, hi = legal_lo.copy(), legal_hi.copy()
-    cand_lo = np.zeros((len(lo), n_cand), U64)
-    cand_hi = np.zeros((len(lo), n_cand), U64)
-    for column in range(n_cand):
-        in_hi = lo == ZERO
-        single = bb.lowest(bb.select(in_hi, hi, lo))
-        cand_lo[:, column] = bb.select(in_hi, ZERO, single)
-        cand_hi[:, column] = bb.keep(in_hi, single)
-        lo = bb.select(in_hi, lo, lo ^ single)
-        hi = bb.select(in_hi, hi ^ single, hi)
+    cand_lo = np.zeros((len(legal_lo), n_cand), U64)
+    cand_hi = np.zeros((len(legal_lo), n_cand), U64)
+    with quiet_wrap():
+        _columns(np.ascontiguousarray(legal_lo), np.ascontiguousarray(legal_hi), cand_lo, cand_hi)
     valid = np.arange(n_cand)[None, :] < count[:, None]
-    cand_lo = np.where(valid, cand_lo, cand_lo[:, :1])
-    cand_hi = np.where(valid, cand_hi, cand_hi[:, :1])
     return cand_lo, cand_hi, valid
+
+
+@kernel
+def _columns(legal_lo, legal_hi, cand_lo, cand_hi):
+    """:func:`_candidates`' columns: the cards of ``legal_lo``/``_hi`` ((B,) uint64) one by one
+    into ``cand_lo``/``_hi`` ((B, C) uint64), then the first card again."""
+    for b in range(cand_lo.shape[0]):
+        lo, hi = legal_lo[b], legal_hi[b]
+        for column in range(cand_lo.shape[1]):
+            if lo != ZERO:
+                cand_lo[b, column], cand_hi[b, column] = lowest(lo), ZERO
+                lo ^= cand_lo[b, column]
+            elif hi != ZERO:
+                cand_lo[b, column], cand_hi[b, column] = ZERO, lowest(hi)
+                hi ^= cand_hi[b, column]
+            else:
+                cand_lo[b, column], cand_hi[b, column] = cand_lo[b, 0], cand_hi[b, 0]
