@@ -175,6 +175,23 @@ def test_a_deal_with_no_world_leaves_the_generator_as_it_was():
     assert rng.random() == np.random.default_rng(5).random()
 
 
+def test_a_refusal_keeps_the_draws_of_the_deals_drawn_before():
+    # Deal 0 (one holder with room, one free card) is drawn before deal 1 (two holders with
+    # room; holder 2 must take two cards but may hold only 3♠): its four draws stay drawn.
+    fits = constraints(may=["", "R♠", ""], must=["", "", ""], count=[0, 1, 0])
+    refused = constraints(may=["", "R♠ 3♠ D♥", "3♠"], must=["", "", ""], count=[0, 1, 2])
+    both = Constraints(
+        *(
+            np.concatenate([getattr(fits, name), getattr(refused, name)])
+            for name in ("may_lo", "may_hi", "must_lo", "must_hi", "count")
+        )
+    )
+    rng = np.random.default_rng(5)
+    with pytest.raises(NoWorldError, match="fits"):
+        sample(both, 4, rng)
+    assert rng.random() == np.random.default_rng(5).random(5)[4]
+
+
 SAME_CARDS = constraints(
     may=["2♣", "R♠ 3♠ D♥ 7♥ 21", "R♠ 3♠ D♥ 7♥ 21", "D♥ 7♥ 3♠"],
     must=["2♣", "", "", ""],

@@ -181,22 +181,25 @@ def _add_card(
 @kernel
 def count_and_draw(
     allowed: np.ndarray,
-    real: np.ndarray,
+    n_free: np.ndarray,
     room: np.ndarray,
-    uniform: np.ndarray,
+    sequence: np.ndarray,
+    draws: tuple[np.ndarray, np.ndarray, np.ndarray],
     holder: np.ndarray,
     work: tuple[np.ndarray, ...],
 ) -> np.int64:
     """The counting draw of the :mod:`worlds` docstring, deal by deal: fills ``holder`` ((T, k, M)
-    int64) with the holder (0 … h − 1) of every card in k uniform worlds of each of T deals;
-    returns −1, or the first deal with no world (its worlds and the later ones left unfilled).
+    int64) with the holder (0 … h − 1) of every card in k uniform worlds of each of the deals
+    ``sequence`` ((S,) int64, in that order); returns −1, or the first deal with no world (its
+    worlds and those of the deals after it left unfilled).
 
-    ``allowed`` (T, M, h) bool: who may take each free card (padding cards: nobody);
-    ``real`` (T, M) bool: the deal's own cards, before its padding; ``room`` (T, h) int64: each
-    holder's free places, holder 0 the implicit one; ``uniform`` (M, T, k) float64: the draw
-    of each card of each world, the last first. ``work``: room to work in — the tables
-    ((M + 1, S) float32, S at least the entries of any deal's table), and (h,) int64 three
-    times, (h,) float32, (h − 1,) int64.
+    ``allowed`` (T, 78, h) bool: who may take each free card (past the deal's: nobody);
+    ``n_free`` (T,) int64: the deal's free cards; ``room`` (T, h) int64: each holder's free
+    places, holder 0 the implicit one; ``draws``: ``uniform`` (U,) float64, and ``last``,
+    ``step`` (T,) int64: card j of deal t in world w draws ``uniform[last[t] − j · step[t] + w]``
+    (:func:`worlds._layout`). ``work``: room to work in — the tables ((M + 1, E) float32, M the
+    most free cards, E at least the entries of any deal's table), and (h,) int64 three times,
+    (h,) float32, (h − 1,) int64.
 
     ``W_j`` is a table over the explicit holders' counts, up to each one's room; card j − 1 is
     added to it holder by holder, implicit first (in float32, a sum in that order), and entries
@@ -205,11 +208,12 @@ def count_and_draw(
     are those of any larger table (as the group's longest axes, which this once was) whose
     entries stay in float32's normal range. A card goes to the first holder whose running sum
     of ways passes its draw times their total (none, which a rounding could cause: holder
-    h − 1). Padding cards are left as they were."""
-    n_deals, m, h = allowed.shape
-    k = uniform.shape[2]
+    h − 1). The entries past a deal's own cards are left as they were."""
+    h = allowed.shape[2]
+    k = holder.shape[1]
+    uniform, last, step = draws
     tables, stride, coord, counts, running, dims = work
-    for t in range(n_deals):
+    for t in sequence:
         # The entry's move when a holder takes a card (the implicit one: 0). Holder 1's axis is
         # the fastest: its runs are the longest (the holders are by decreasing room).
         size = 1
@@ -218,9 +222,7 @@ def count_and_draw(
             dims[e - 1] = room[t, e] + 1
             stride[e] = size
             size *= dims[e - 1]
-        n_real = 0
-        while n_real < m and real[t, n_real]:
-            n_real += 1
+        n_real = n_free[t]
         # (Loops rather than numba's array expressions, which cost more to set up than to run
         # on tables this small, and may allocate.)
         for entry in range(size):
@@ -252,7 +254,7 @@ def count_and_draw(
                     if allowed[t, j, p] and (p == 0 or counts[p] > 0):
                         total += tables[j, here - stride[p]]
                     running[p] = total
-                past = uniform[m - 1 - j, t, w] * np.float64(total)
+                past = uniform[last[t] - j * step[t] + w] * np.float64(total)
                 chosen = h - 1
                 for p in range(n_open):
                     if running[p] > past:

@@ -30,16 +30,16 @@ class's cards out, the same number for every world), so a uniform world of the c
 out uniformly is a uniform world. The classes are put in order of decreasing room (the first is
 the implicit one).
 The tables and the draw are compiled kernels, deal by deal (:mod:`drawing`). The deals with as
-many holders with room are drawn as a group, their draws one call to the generator, so that a
-seed gives the same worlds as the numpy statement this replaced (its float32 sums in the same
-order). Each deal's table has its own axes, each as long as its holder's room: the entries
-beyond a holder's room, which the group's longest axes held, feed no entry within it, and
-since the rescalings are by powers of two, they change no draw.
+many holders with room are drawn as a group, their draws one block of the generator's stream
+(all the groups' blocks one call to it, in a fixed order: :func:`_layout`), so that a seed gives
+the same worlds as the numpy statement this replaced (its float32 sums in the same order).
+Each deal's table has its own axes, each as long as its holder's room: the entries beyond a
+holder's room, which the group's longest axes held, feed no entry within it, and since the
+rescalings are by powers of two, they change no draw.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -105,7 +105,8 @@ def card_set(cards: Iterable[int]) -> tuple[int, int]:
 
 TABLE_BUDGET = 16_000_000
 """Entries of the counting tables of one group of deals drawn together: the draws of a group
-are one call to the generator, (M, T, k), so this grouping is part of what a seed gives."""
+are one block of the generator's stream, (M, T, k), so this grouping is part of what a seed
+gives."""
 
 
 def _prepared(constraints: Constraints, deals: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -141,34 +142,17 @@ def _exact(
     (lo, hi) uint64 (T, k, h)."""
     n_free, card, kept, first, order, room, allowed = _prepared(constraints, deals)
     h = constraints.holders
-    m_max = int(n_free.max())
-    real = np.arange(m_max)[None, :] < n_free[:, None]
-    holder = np.zeros((len(deals), k, m_max), np.int64)
-    # The deals with as many holders with room are drawn together: a table has an axis per
-    # explicit holder, as long as the group's longest.
-    open_ = (room > 0).sum(axis=1)
-    for count in np.unique(open_):
-        alike = np.flatnonzero(open_ == count)
-        dims = tuple(int(room[alike, e].max()) + 1 for e in range(1, h))
-        m = int(n_free[alike].max())
-        group = max(1, TABLE_BUDGET // (math.prod(dims) * (m + 1)))
-        for start in range(0, len(alike), group):
-            part = alike[start : start + group]
-            before = rng.bit_generator.state
-            uniform = rng.random((m, len(part), k))  # the draws, one per card, last card first
-            drawn = np.empty((len(part), k, m), np.int64)
-            failed = drawing.count_and_draw(
-                allowed[part, :m],
-                real[part, :m],
-                room[part],
-                uniform,
-                drawn,
-                _room_to_count(m, dims, h),
-            )
-            if failed >= 0:
-                rng.bit_generator.state = before  # a refusal leaves the generator as it was
-                raise NoWorldError("no deal of the hidden cards fits what is known")
-            holder[part, :, :m] = drawn
+    holder = np.zeros((len(deals), k, int(n_free.max())), np.int64)
+    sequence, start, last, step, total = _layout(n_free, room, k)
+    before = rng.bit_generator.state
+    uniform = rng.random(total)
+    failed = drawing.count_and_draw(
+        allowed, n_free, room, sequence, (uniform, last, step), holder, _room_to_count(n_free, room)
+    )
+    if failed >= 0:  # a refusal leaves the generator as it was after the earlier parts' draws
+        rng.bit_generator.state = before
+        rng.random(int(start[failed]))
+        raise NoWorldError("no deal of the hidden cards fits what is known")
     # The cards of a class of several holders are shared out in the order of these draws.
     shared = (first != np.arange(h)).any()
     uniform = rng.random(holder.shape) if shared else np.zeros((0, 0, 0))
@@ -188,9 +172,37 @@ def _exact(
     return out_lo, out_hi
 
 
-def _room_to_count(m: int, dims: tuple[int, ...], h: int) -> tuple[np.ndarray, ...]:
+def _layout(n_free: np.ndarray, room: np.ndarray, k: int) -> tuple[np.ndarray, ...]:
+    """Where each deal's draws lie in the one stretch of the generator drawn for all (the
+    module docstring): the deals with as many holders with room are a group, cut in parts of at
+    most :data:`TABLE_BUDGET` table entries (a table with an axis per explicit holder, as long
+    as the group's longest), each part's draws one block (M, P, k) — M its group's most cards,
+    the last card first — the parts by increasing holders with room, then in order.
+
+    Returns ``sequence`` (T,) int64 the deals part by part; per deal (T,) int64, ``start`` its
+    part's first draw, ``last`` the index of its last card's draw in world 0 and ``step`` the
+    step back to the previous card's; and the draws in all."""
+    open_ = (room > 0).sum(axis=1)
+    start, last, step = (np.empty(len(n_free), np.int64) for _ in range(3))
+    total = 0
+    for count in np.unique(open_):
+        alike = np.flatnonzero(open_ == count)
+        entries = int(np.prod(room[alike, 1:].max(axis=0) + 1))
+        m = int(n_free[alike].max())
+        group = max(1, TABLE_BUDGET // (entries * (m + 1)))
+        for at in range(0, len(alike), group):
+            part = alike[at : at + group]
+            start[part], step[part] = total, len(part) * k
+            last[part] = total + (m - 1) * len(part) * k + np.arange(len(part)) * k
+            total += m * len(part) * k
+    return np.argsort(open_, kind="stable"), start, last, step, total
+
+
+def _room_to_count(n_free: np.ndarray, room: np.ndarray) -> tuple[np.ndarray, ...]:
     """:func:`drawing.count_and_draw`'s room to work in (the kernels allocate nothing)."""
-    tables = np.empty((m + 1, math.prod(dims)), np.float32)
+    h = room.shape[1]
+    entries = int(np.prod(room[:, 1:] + 1, axis=1).max())
+    tables = np.empty((int(n_free.max()) + 1, entries), np.float32)
     ints = (np.empty(h, np.int64) for _ in range(3))
     return tables, *ints, np.empty(h, np.float32), np.empty(h - 1, np.int64)
 
