@@ -157,8 +157,8 @@ class InPlay:
         pairs, :meth:`put_aside`). In the first trick, the players after the one to act have
         not shown their poignées yet: in the world, they show none."""
         table = self.table
-        table.hands_lo = np.take_along_axis(hands_lo, table.seat, axis=0)
-        table.hands_hi = np.take_along_axis(hands_hi, table.seat, axis=0)
+        at = table.seat * table.n_deals + table.columns  # each position's seat, flat
+        table.hands_lo, table.hands_hi = hands_lo.take(at), hands_hi.take(at)
         if self.step < table.players:  # (stopped between two tricks, the table's trick lags)
             self.shown_hi = table.shown_hi = table.shown_by_now()
         self.put_aside(aside_lo, aside_hi)

@@ -225,11 +225,16 @@ class PlayerKnowledge:
 
     @cached_property
     def holds_lo(self) -> np.ndarray:
-        return np.take_along_axis(self.public.holds_lo, self.seat, axis=0) & self.unseen_lo
+        return self.public.holds_lo.take(self._by_position) & self.unseen_lo
 
     @cached_property
     def holds_hi(self) -> np.ndarray:
-        return np.take_along_axis(self.public.holds_hi, self.seat, axis=0) & self.unseen_hi
+        return self.public.holds_hi.take(self._by_position) & self.unseen_hi
+
+    @cached_property
+    def _by_position(self) -> np.ndarray:
+        """(n, N) int64 the flat index of each position's row of an (n, N) array by seat."""
+        return self.seat * self.seat.shape[1] + np.arange(self.seat.shape[1])
 
     @cached_property
     def _opponents_public(self) -> tuple[np.ndarray, np.ndarray]:
