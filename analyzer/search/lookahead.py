@@ -152,19 +152,14 @@ class LookaheadPolicy:
         legal = turn.legal_lo[idx], turn.legal_hi[idx]
         greedy = lowest_equivalent(greedy, *legal, *_gone(table, idx))
         # A playout per valid candidate and world, in the order (deal, candidate, world).
-        shape = (len(idx), candidates_lo.shape[1], k)
-        played = np.broadcast_to(valid[:, :, None], shape).reshape(-1)
-        candidate = (
-            np.broadcast_to(candidates_lo[:, :, None], shape).reshape(-1)[played],
-            np.broadcast_to(candidates_hi[:, :, None], shape).reshape(-1)[played],
-        )
-        world = np.broadcast_to(np.arange(len(idx) * k).reshape(-1, 1, k), shape).reshape(-1)
-        world = world[played]  # (R,) each playout's world, deal by deal
+        deal = np.nonzero(valid)[0]  # (V,) the deal of each valid candidate
+        candidate = np.repeat(candidates_lo[valid], k), np.repeat(candidates_hi[valid], k)
+        world = (deal[:, None] * k + np.arange(k)).reshape(-1)  # (R,) each playout's world
         n = table.players
         world_lo, world_hi = lo.reshape(-1, n + 1)[world], hi.reshape(-1, n + 1)[world]
         playout = self._play_out(table, idx[world // k], (world_lo, world_hi), candidate, rng)
-        taker_side = np.zeros(shape)  # the invalid columns stay 0: best_candidates skips them
-        taker_side.reshape(-1)[played] = per_defender_as_played(playout)
+        taker_side = np.zeros((*valid.shape, k))  # invalid columns 0: best_candidates skips them
+        taker_side[valid] = per_defender_as_played(playout).reshape(-1, k)
         per_world = np.where(turn.on_taker_side[idx, None, None], taker_side, -taker_side)
         is_greedy = (candidates_lo == greedy[0][:, None]) & (candidates_hi == greedy[1][:, None])
         best = best_candidates(per_world, valid, is_greedy, self.margin)
