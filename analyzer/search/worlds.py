@@ -183,19 +183,27 @@ def _layout(n_free: np.ndarray, room: np.ndarray, k: int) -> tuple[np.ndarray, .
     part's first draw, ``last`` the index of its last card's draw in world 0 and ``step`` the
     step back to the previous card's; and the draws in all."""
     open_ = (room > 0).sum(axis=1)
-    start, last, step = (np.empty(len(n_free), np.int64) for _ in range(3))
-    total = 0
-    for count in np.unique(open_):
-        alike = np.flatnonzero(open_ == count)
-        entries = int(np.prod(room[alike, 1:].max(axis=0) + 1))
-        m = int(n_free[alike].max())
-        group = max(1, TABLE_BUDGET // (entries * (m + 1)))
-        for at in range(0, len(alike), group):
-            part = alike[at : at + group]
-            start[part], step[part] = total, len(part) * k
-            last[part] = total + (m - 1) * len(part) * k + np.arange(len(part)) * k
-            total += m * len(part) * k
-    return np.argsort(open_, kind="stable"), start, last, step, total
+    sequence = np.argsort(open_, kind="stable")
+    # Per group: its deals, its first deal in the sequence, its most cards, its parts' size
+    # and its first draw.
+    size = np.bincount(open_)
+    size = size[size > 0]
+    first = np.cumsum(size) - size
+    most = np.maximum.reduceat(n_free[sequence], first)
+    entries = np.prod(np.maximum.reduceat(room[sequence, 1:], first, axis=0) + 1, axis=1)
+    limit = np.maximum(1, TABLE_BUDGET // (entries * (most + 1)))
+    block = most * size * k
+    begin = np.cumsum(block) - block
+    # Per deal of the sequence: the same of its group, its part and its place in that part.
+    group = np.repeat(np.arange(len(size)), size)
+    part, place = np.divmod(np.arange(len(sequence)) - first[group], limit[group])
+    m, limit = most[group], limit[group]
+    in_part = np.minimum(limit, size[group] - part * limit)
+    start, last, step = np.empty((3, len(sequence)), np.int64)
+    start[sequence] = begin[group] + part * m * limit * k
+    last[sequence] = start[sequence] + (m - 1) * in_part * k + place * k
+    step[sequence] = in_part * k
+    return sequence, start, last, step, int(block.sum())
 
 
 def _room_to_count(n_free: np.ndarray, room: np.ndarray) -> tuple[np.ndarray, ...]:
