@@ -142,7 +142,7 @@ def _exact(
     (lo, hi) uint64 (T, k, h)."""
     n_free, card, kept, first, order, room, allowed = _prepared(constraints, deals)
     h = constraints.holders
-    holder = np.zeros((len(deals), k, int(n_free.max())), np.int64)
+    holder = np.empty((len(deals), k, int(n_free.max())), np.int64)  # past a deal's cards: unread
     sequence, start, last, step, total = _layout(n_free, room, k)
     before = rng.bit_generator.state
     uniform = rng.random(total)
