@@ -9,7 +9,7 @@ from tarot_advisor.analyzer.cards import parse_cards
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 from tarot_advisor.analyzer.playout import bitboard as bb
-from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.deal import Deals, deal
 from tarot_advisor.analyzer.playout.engine import play, play_on, start
 from tarot_advisor.analyzer.playout.scoring import score
 from tarot_advisor.analyzer.search.midgame import Shadow
@@ -128,4 +128,38 @@ def test_a_chelem_announced_by_the_first_to_play_is_known_in_every_world():
         np.arange(6), hands_lo, hands_hi, game.table.ecart_lo, game.table.ecart_hi
     )
     play_on(world, GreedyPolicy(), rng=np.random.default_rng(0))
-    assert world.playout().announced_chelem
+    assert world.playout().announced_chelem.all()
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_deals_with_and_without_a_chelem_announced_play_in_one_run_as_in_two(players):
+    # The staged advice plays its chelem's first samples announced in the focus's own run.
+    deals = deal(np.random.default_rng(players), 40, players, reject_petit_sec=True)
+    taker, called = choose_takers(deals)
+    announced = np.arange(40) % 3 == 0
+    both = play(
+        deals,
+        taker,
+        Contract.GARDE,
+        GreedyPolicy(),
+        rng=np.random.default_rng(1),
+        called=called,
+        announce_chelem=announced,
+    )
+    for flag in (True, False):
+        rows = np.flatnonzero(announced == flag)
+        alone = play(
+            Deals(players, deals.cards[rows]),
+            taker[rows],
+            Contract.GARDE,
+            GreedyPolicy(),
+            rng=np.random.default_rng(1),
+            called=None if called is None else called[rows],
+            announce_chelem=flag,
+        )
+        part = both.take(rows)
+        assert (part.announced_chelem == flag).all()
+        assert (part.plays == alone.plays).all()
+        assert (score(part).scores == score(alone).scores).all()
+    # The taker leads the first trick where he announced.
+    assert (both.leaders[announced, 0] == taker[announced]).all()

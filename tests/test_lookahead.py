@@ -153,7 +153,7 @@ class CheckedLookahead(LookaheadPolicy):
             called=called,
             shown_hi=np.bitwise_or.reduce(table.shown_by_now()[:, rows], axis=0),
             prefix=(prefix[0], prefix[1]),
-            announce_chelem=table.announced_chelem,
+            announce_chelem=table.announced_chelem[rows],
         )
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from greedy_table import GREEDY
 
-from tarot_advisor.analyzer.advice import hand_samples
+from tarot_advisor.analyzer.advice import advisor, hand_samples
 from tarot_advisor.analyzer.advice.advisor import FOCUS_FIRST_CHUNK, analyse_hand
 from tarot_advisor.analyzer.advice.auction import bidder
 from tarot_advisor.analyzer.advice.hand_samples import (
@@ -67,12 +67,11 @@ def test_the_focus_plays_at_least_64_and_at_most_4000_samples() -> None:
     assert focus_samples(made, np.tile([-10_000, 10_000], 32), Contract.PRISE) == 4000
 
 
-def test_the_focus_comes_in_two_small_chunks_then_two_halves() -> None:
-    # The chelem's verdict usually settles on the first two; a search is cheaper a deal in
-    # the larger ones.
-    assert focus_chunks(352) == (32, 32, 144, 144)
-    assert focus_chunks(96) == (32, 32, 16, 16)
-    assert focus_chunks(64) == (32, 32)
+def test_the_focus_comes_in_two_halves() -> None:
+    # One per core of a laptop: a search is cheaper a deal in large runs than in small ones.
+    assert focus_chunks(352) == (176, 176)
+    assert focus_chunks(97) == (49, 48)
+    assert focus_chunks(1) == (1,)
 
 
 def test_the_default_for_a_searching_table_is_a_survey_then_a_focus(greedy_searches) -> None:
@@ -99,7 +98,8 @@ def test_the_default_for_a_searching_table_is_a_survey_then_a_focus(greedy_searc
 def test_the_focus_is_a_fixed_number_of_samples_the_survey_never_drew(greedy_searches) -> None:
     # Why the focus's numbers are unbiased: given its size, which the survey chose, they are
     # the mean of that many samples from streams of their own (chunks numbered from 2**30),
-    # exactly what a run of that size on those streams alone gives.
+    # exactly what a run of that size on those streams alone gives (its first 32 samples a
+    # chunk played again announced, as the focus plays the chelem's).
     hand = tuple(parse_hand(EXAMPLE))
     analysis = analyse_hand(hand, seed=5, jobs=2, **GREEDY)
     assert analysis.focus is not None
@@ -116,8 +116,9 @@ def test_the_focus_is_a_fixed_number_of_samples_the_survey_never_drew(greedy_sea
         keep_records=False,
         bidding=Bidding(bidder("calibrated")),
         sides=Sides("greedy", "greedy"),
+        announced=32,
     )
-    alone = ChunkOutcomes.merge_samples([samples for samples, _ in parts])
+    alone = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
     garde = alone[Choice(Contract.GARDE, None)]
     assert analysis.contracts[Contract.GARDE].expected_score.mean == np.mean(garde.score)
     assert analysis.contracts[Contract.GARDE].p_make.mean == np.mean(garde.made)
@@ -139,3 +140,29 @@ def test_the_same_seed_gives_the_same_staged_numbers_whatever_the_jobs(greedy_se
     one = analyse_hand(hand, seed=8, jobs=1, **GREEDY).to_dict()
     two = analyse_hand(hand, seed=8, jobs=2, **GREEDY).to_dict()
     assert one == two
+
+
+def test_the_focus_plays_the_chelem_announced_on_its_first_64_samples(greedy_searches) -> None:
+    # Nowhere near a chelem: announcing it loses about 600, which 64 samples settle.
+    analysis = analyse_hand(parse_hand(EXAMPLE), seed=5, **GREEDY)
+    assert analysis.focus is not None and analysis.focus.samples > 64
+    chelem = analysis.chelem
+    assert chelem.expected_gain.n == 64
+    assert chelem.expected_gain.mean < -500 and not chelem.recommended
+
+
+def test_a_chelem_the_first_samples_leave_unsettled_is_played_on_every_focus_sample(
+    greedy_searches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(advisor, "CHELEM_SETTLED", np.inf)
+    seen: list[tuple[int, int]] = []
+    analysis = analyse_hand(
+        parse_hand(EXAMPLE),
+        seed=5,
+        on_done=lambda done, total: seen.append((done, total)),
+        **GREEDY,
+    )
+    assert analysis.focus is not None
+    assert analysis.chelem.expected_gain.n == analysis.focus.samples
+    # The survey's 2 chunks, the focus's 2, then the chelem's 2 again; the bar ends full.
+    assert seen == [(1, 2), (2, 2), (3, 4), (4, 4), (5, 6), (6, 6), (6, 6)]

@@ -7,7 +7,8 @@ the differences between contracts are measured precisely: one playout serves Pri
 taker's hand (after the écart) allows a poignée, the deal is played again with it shown. The
 chelem is then played announced (the taker leads) under the best contract, on the same samples
 again, chunk by chunk, until the sign of its expected gain is settled (:data:`CHELEM_SETTLED`):
-most hands are nowhere near a chelem, and the replay is a third of the work.
+most hands are nowhere near a chelem, and the replay is a third of the work. (A staged analysis
+plays the chelem's first samples with its focus, below.)
 
 By default a table that searches (the lookahead, the default play) is sampled in two stages
 (:mod:`plan`): a survey of every contract chooses the advice, then a focus of fresh samples
@@ -81,9 +82,11 @@ CHELEM_MIN_SAMPLES = 500
 """Samples the chelem's verdict rests on at least: with fewer, a rare made chelem (a large
 gain) may not have shown up yet, and the standard error would understate the spread."""
 CHELEM_MIN_SEARCHED = 64
-"""The same in a staged analysis (:mod:`plan`), where a sample costs a search at every seat.
-Announcing pays only for a chelem made about half the time or more (+200 more when made, −200
-when not), which 64 samples cannot miss; a rarer one only makes the loss of announcing larger."""
+"""The same in a staged analysis (:mod:`plan`), where a sample costs a search at every seat: the
+focus plays its first samples again announced, in its own engine runs (the rest only when these
+leave the verdict unsettled). Announcing pays only for a chelem made about half the time or more
+(+200 more when made, −200 when not), which 64 samples cannot miss; a rarer one only makes the
+loss of announcing larger."""
 FOCUS_FIRST_CHUNK = 1 << 30
 """The focus's chunks are numbered from here (:func:`parallel.chunk_seed`): their random
 streams are none of the survey's, so its samples are independent of the survey's."""
@@ -154,9 +157,9 @@ def analyse_hand(
     )
     recommendation = auction.recommendation
     best = Contract(recommendation) if recommendation != "pass" else _best_of(by_choice, called)[0]
-    records, focus = outcomes.records, None
+    records, focus, announced = outcomes.records, None, None
     if stages.staged:  # the best contract's pair measured again, on samples of its own
-        run, focus, focused, dumped = _focus(
+        run, focus, focused, dumped, announced = _focus(
             run, by_choice[Choice(best, called)], Choice(best, called), sides, keep_records, bar
         )
         by_choice, records = by_choice | focused, records + dumped
@@ -164,8 +167,9 @@ def analyse_hand(
     judged = by_choice[Choice(best, called)]  # the poignée and the chelem: the best contract
     poignees = {c: _poignee_advice(by_choice[Choice(c, called)], hand, players) for c in Contract}
     weaker = {t: _replayed_by(run, Choice(best, called), t) for t in tables if t != sides}
-    least = CHELEM_MIN_SEARCHED if stages.staged else CHELEM_MIN_SAMPLES
-    chelem = _chelem_advice(run, Choice(best, called), sides, judged, bar, recommendation, least)
+    chelem = _chelem_advice(
+        run, Choice(best, called), sides, judged, bar, recommendation, announced
+    )
     bar.finish()
     return Analysis(
         hand=hand,
@@ -198,11 +202,12 @@ def _focus(
     sides: Sides,
     keep_records: bool,
     bar: _Bar,
-) -> tuple[_Run, Focus, dict[Choice, ContractSamples], list[dict]]:
+) -> tuple[_Run, Focus, dict[Choice, ContractSamples], list[dict], _Announced]:
     """The focus of a staged analysis (:mod:`plan`): ``choice``'s pair played on fresh samples,
-    as many as the survey's ``judged`` samples of it ask for. Returns the focus's run (the
-    chelem and the sensitivity replay its samples), the focus, its per-sample outcomes and its
-    deal records."""
+    as many as the survey's ``judged`` samples of it ask for, the first of each chunk again
+    with the chelem announced (:data:`CHELEM_MIN_SEARCHED` in all). Returns the focus's run
+    (the sensitivity replays its samples), the focus, its per-sample outcomes, its deal
+    records and the chelem's first samples."""
     focus = Focus(
         focus_samples(judged.made, judged.score, choice.contract), pair_of(choice.contract)
     )
@@ -211,12 +216,21 @@ def _focus(
     run = replace(survey, samples=focus.samples, first_chunk=FOCUS_FIRST_CHUNK, kwargs=kwargs)
     bar.grow(len(chunks))
     parts = run.map(
-        focus_chunk, on_done=bar.step, choice=choice, keep_records=keep_records, sides=sides
+        focus_chunk,
+        on_done=bar.step,
+        choice=choice,
+        keep_records=keep_records,
+        sides=sides,
+        announced=-(-CHELEM_MIN_SEARCHED // len(chunks)),
     )
-    focused = ChunkOutcomes.merge_samples([samples for samples, _ in parts])
+    focused = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
     drawn = len(focused[choice].score)  # with bids heard, rarely fewer than asked fit them
     focus = replace(focus, samples=drawn)
-    return run, focus, focused, [r for _, dumped in parts for r in dumped]
+    starts = np.cumsum([0] + [len(samples[choice].score) for samples, _, _ in parts[:-1]])
+    chelems = [chelem for _, _, chelem in parts]
+    rows = [start + np.arange(len(c.score)) for start, c in zip(starts, chelems, strict=True)]
+    announced = _Announced(concatenate(chelems), np.concatenate(rows))
+    return run, focus, focused, [r for _, dumped, _ in parts for r in dumped], announced
 
 
 def stages_for(samples: int | None, sides: Sides) -> Stages:
@@ -264,8 +278,8 @@ class _Bar:
             self.on_done(self.done, self.total)
 
     def grow(self, chunks: int) -> None:
-        """A focus of ``chunks`` is next, then the chelem on as many."""
-        self.total += 2 * chunks
+        """``chunks`` more are next: the focus's, or the chelem's on as many."""
+        self.total += chunks
 
     def finish(self) -> None:
         """The chunks a settled chelem spared."""
@@ -374,6 +388,20 @@ def _replayed_by(run: _Run, choice: Choice, sides: Sides) -> ContractResult:
     return ContractResult(choice.contract, Estimate.of(made), Estimate.of(total), 0.0, 0.0)
 
 
+@dataclass(frozen=True)
+class _Announced:
+    """Samples played with the chelem announced, and ``rows`` ((N,) int64) the judged samples
+    they replay."""
+
+    samples: AnnouncedSamples
+    rows: np.ndarray
+
+    def settled(self, judged: ContractSamples) -> bool:
+        """The sign of the announcement's gain is settled (:data:`CHELEM_SETTLED`)."""
+        gain = self.samples.score - judged.score[self.rows]
+        return abs(Estimate.of(gain).z) > CHELEM_SETTLED
+
+
 def _chelem_advice(
     run: _Run,
     choice: Choice,
@@ -381,18 +409,25 @@ def _chelem_advice(
     judged: ContractSamples,
     bar: _Bar,
     recommendation: str,
-    least: int,
+    first: _Announced | None,
 ) -> ChelemAdvice:
-    """The chelem announced under the best contract, on the same samples in chunk order,
-    until the sign of its gain is settled (:data:`CHELEM_SETTLED`) on at least ``least``."""
+    """The chelem announced under the best contract, on the same samples: the ``first`` ones
+    the focus played, when they settle the sign of its gain (:data:`CHELEM_SETTLED`); else on
+    every sample, chunk by chunk, until it is settled on at least :data:`CHELEM_MIN_SAMPLES`
+    (in a staged analysis, played to the end)."""
     n_samples = len(judged.score)
+    if first is not None and (len(first.rows) == n_samples or first.settled(judged)):
+        return _chelem_verdict(first, judged, recommendation)
+    least = n_samples if first is not None else CHELEM_MIN_SAMPLES
+    if first is not None:
+        bar.grow(len(run.kwargs["chunk_size"]))
 
     def gain_settled(parts: list[AnnouncedSamples]) -> bool:
         played = concatenate(parts)
         n = len(played.score)
         if n < min(least, n_samples) or n == n_samples:
             return False
-        return abs(Estimate.of(played.score - judged.score[:n]).z) > CHELEM_SETTLED
+        return _Announced(played, np.arange(n)).settled(judged)
 
     announced = concatenate(
         map_chunks_until(
@@ -407,13 +442,21 @@ def _chelem_advice(
             **run.common,
         )
     )
-    kept = len(announced.score)  # the first samples, in chunk order
-    gain = announced.score - judged.score[:kept]
-    bonus = announced.chelem_bonus - judged.chelem_bonus[:kept]
+    every = _Announced(announced, np.arange(len(announced.score)))  # in chunk order
+    return _chelem_verdict(every, judged, recommendation)
+
+
+def _chelem_verdict(
+    announced: _Announced, judged: ContractSamples, recommendation: str
+) -> ChelemAdvice:
+    """Announce or not, from the samples ``announced`` and the same ones ``judged``."""
+    played, rows = announced.samples, announced.rows
+    gain = played.score - judged.score[rows]
+    bonus = played.chelem_bonus - judged.chelem_bonus[rows]
     expected_gain = Estimate.of(gain)
     return ChelemAdvice(
         recommended=recommendation != "pass" and expected_gain.mean > 0,
-        p_chelem=float(np.mean(announced.chelem)),
+        p_chelem=float(np.mean(played.chelem)),
         expected_gain=expected_gain,
         bonus=Estimate.of(bonus),
         lead=Estimate.of(gain - bonus),

@@ -254,19 +254,30 @@ def focus_chunk(
     keep_records: bool,
     bidding: Bidding,
     sides: Sides = Sides(),
-) -> tuple[dict[Choice, ContractSamples], list[dict]]:
+    announced: int = 0,
+) -> tuple[dict[Choice, ContractSamples], list[dict], AnnouncedSamples | None]:
     """The pair of contracts holding ``choice``, under its call, on ``n`` samples as
     :func:`chunk` plays them (the poignée shown again where it may be): the focus of a staged
-    analysis (:mod:`plan`). Returns both contracts' samples, and the deal records when kept."""
+    analysis (:mod:`plan`). Returns both contracts' samples, the deal records when kept, and
+    when ``announced`` > 0, ``choice`` on the first ``announced`` samples again with the chelem
+    announced (in the same engine run, which costs less than a run of its own)."""
     deals, taker, _ = sample(rng, n, hand, players, position, bidding)
     first = pair_of(choice.contract)[0]
     policy, defence = sides.policies()
     played = play_pairs(
-        deals, taker, (first,), policy, rng=rng, called=choice.called, defence_policy=defence
+        deals,
+        taker,
+        (first,),
+        policy,
+        rng=rng,
+        called=choice.called,
+        defence_policy=defence,
+        announce=(choice.contract, announced) if announced else None,
     )
     pair = played[first]
     dumped = _pair_records(pair) if keep_records else []
-    return _pair_samples(pair, first, choice.called, hand, players), dumped
+    chelem = None if pair.announced is None else _announced_samples(pair.announced)
+    return _pair_samples(pair, first, choice.called, hand, players), dumped, chelem
 
 
 def _pair_samples(
@@ -315,7 +326,12 @@ def announced_chunk(
     """``choice`` played on the same ``n`` samples as :func:`chunk`'s (the same stream), the
     chelem announced."""
     where = dict(hand=hand, players=players, position=position, bidding=bidding)
-    playout = _replay(rng, n, choice.contract, choice, sides, where, announce_chelem=True)
+    return _announced_samples(
+        _replay(rng, n, choice.contract, choice, sides, where, announce_chelem=True)
+    )
+
+
+def _announced_samples(playout: Playout) -> AnnouncedSamples:
     scores = score(playout)
     return AnnouncedSamples(
         scores.taker_score, taker_total(playout, scores.chelem_bonus), scores.chelem == Side.TAKER

@@ -31,6 +31,8 @@ class PairPlay:
     ``hidden``: the playout with the taker's poignée hidden, ``hidden_scores`` its scores under
     each contract of the pair. ``rows``: (M,) int64 the deals played again with the poignée
     shown (``shown``, ``shown_scores``: those M deals), or ``None`` when none was.
+    ``announced``: the first deals played again with the chelem announced (the poignée
+    hidden), under the contract :func:`play_pairs` was asked to announce, or ``None``.
     """
 
     hidden: Playout
@@ -38,6 +40,7 @@ class PairPlay:
     rows: np.ndarray | None = None
     shown: Playout | None = None
     shown_scores: dict[Contract, Scores] | None = None
+    announced: Playout | None = None
 
     def shown_score(self, contract: Contract) -> np.ndarray:
         """(N,) int64 the taker's total with the poignée shown where the deal was played again,
@@ -71,7 +74,7 @@ class PairPlay:
 
     def part(self, start: int, stop: int) -> PairPlay:
         """The deals ``start`` … ``stop`` − 1 alone, numbered from 0 (the whole when they are
-        all the deals)."""
+        all the deals), without the chelem's replay."""
         if (start, stop) == (0, len(self.hidden)):
             return self
         rows = np.arange(start, stop)
@@ -136,6 +139,7 @@ def play_pairs(
     rng: np.random.Generator,
     called: np.ndarray | int | None,
     defence_policy=None,
+    announce: tuple[Contract, int] | None = None,
 ) -> dict[Contract, PairPlay]:
     """Play ``deals`` under the pair of each of ``firsts`` (the first contract of each, as in
     :data:`scoring.PAIRS`; the poignée hidden, the chelem not announced), and the deals where
@@ -143,7 +147,8 @@ def play_pairs(
 
     ``taker``: (N,) int64 seats; ``called``: the called card (5 players), one or (N,).
     ``policy`` plays for the taker's side, ``defence_policy`` (default: the same) for the
-    defence.
+    defence. ``announce``: a contract of one of the pairs and a count M: its first M deals are
+    played once more under that contract, the chelem announced (:attr:`PairPlay.announced`).
 
     All are one engine run (a contract per deal, :func:`engine.start`): every pair's deals,
     and those whose taker holds enough trumps and Excuse with the chien's (before the écart, so
@@ -153,14 +158,22 @@ def play_pairs(
     """
     n = len(deals)
     dealt = deals.hands[np.arange(n), taker]  # the takers' hands
-    rows, codes, shows, agains = [], [], [], []
+    rows, codes, shows, announces, agains, counts = [], [], [], [], [], []
     for first in firsts:
         held = np.concatenate([dealt, deals.chien], axis=1) if first.takes_chien else dealt
         again = np.flatnonzero(may_show(held, deals.players))  # played a second time, shown
-        rows.append(np.concatenate([np.arange(n), again]))
-        codes.append(np.full(n + len(again), first.code, np.int8))
-        shows.append(np.arange(n + len(again)) >= n)
+        announced = 0
+        if announce is not None and pair_of(announce[0])[0] == first:
+            announced = min(announce[1], n)
+        size = n + len(again)
+        rows.append(np.concatenate([np.arange(n), again, np.arange(announced)]))
+        codes.append(np.full(size + announced, first.code, np.int8))
+        if announced:
+            codes[-1][size:] = announce[0].code
+        shows.append((np.arange(size + announced) >= n) & (np.arange(size + announced) < size))
+        announces.append(np.arange(size + announced) >= size)
         agains.append(again)
+        counts.append(announced)
     every = np.concatenate(rows)
     played = play(
         Deals(deals.players, deals.cards[every]),
@@ -171,24 +184,27 @@ def play_pairs(
         rng=rng,
         called=called[every] if isinstance(called, np.ndarray) else called,
         taker_poignee=np.concatenate(shows),
+        announce_chelem=np.concatenate(announces),
     )
     out, start = {}, 0
-    for first, again in zip(firsts, agains, strict=True):
-        size = n + len(again)
+    for first, again, announced in zip(firsts, agains, counts, strict=True):
+        size = n + len(again) + announced
         both = played if size == len(played) else played.take(np.arange(start, start + size))
-        out[first] = _pair(both, first, n, again)
+        out[first] = _pair(both, first, n, again, announced)
         start += size
     return out
 
 
-def _pair(both: Playout, first: Contract, n: int, again: np.ndarray) -> PairPlay:
+def _pair(both: Playout, first: Contract, n: int, again: np.ndarray, announced: int) -> PairPlay:
     """The :class:`PairPlay` of ``first``'s pair from its playout: the N deals hidden, then
-    ``again`` (M,) int64 of them shown."""
-    hidden = both.take(np.arange(n)) if again.size else both
+    ``again`` (M,) int64 of them shown, then the first ``announced`` with the chelem
+    announced."""
+    hidden = both.take(np.arange(n)) if len(both) > n else both
     hidden_scores = {c: score(hidden, c) for c in pair_of(first)}
+    chelem = both.take(n + len(again) + np.arange(announced)) if announced else None
     showed = taker_may_show(hidden)[again]
     if not showed.any():
-        return PairPlay(hidden, hidden_scores)
+        return PairPlay(hidden, hidden_scores, announced=chelem)
     shown = both.take(n + np.flatnonzero(showed))
     shown_scores = {c: score(shown, c) for c in pair_of(first)}
-    return PairPlay(hidden, hidden_scores, again[showed], shown, shown_scores)
+    return PairPlay(hidden, hidden_scores, again[showed], shown, shown_scores, chelem)

@@ -47,7 +47,8 @@ class Playout:
     Scoring inputs (all (N,)): ``contracts`` int8 codes (:attr:`~.game.Contract.code`);
     ``taker_points2`` int64 doubled points of the taker's side;
     ``bouts`` int64; ``petit_au_bout`` int8 (+1 taker's side, −1 defence, 0 none); ``chelem``
-    int8 (+1 taker's side won every trick, −1 the defence did, 0 neither); ``poignee_bonus`` int64
+    int8 (+1 taker's side won every trick, −1 the defence did, 0 neither); ``announced_chelem``
+    bool the taker announced one; ``poignee_bonus`` int64
     the sum of the poignées shown; ``partner`` int64 (−1 none). Records: ``played_lo``/``_hi``
     (T·n, N) uint64 every card in play order as one-bit pairs (:attr:`plays` as card ids;
     None where the cards were not recorded: :func:`start`, :meth:`InPlay.take`),
@@ -61,7 +62,7 @@ class Playout:
     taker: np.ndarray
     partner: np.ndarray
     called: np.ndarray | None
-    announced_chelem: bool
+    announced_chelem: np.ndarray
     taker_points2: np.ndarray
     bouts: np.ndarray
     petit_au_bout: np.ndarray
@@ -236,7 +237,7 @@ def start(
     called: np.ndarray | int | None = None,
     ecart_policy: EcartPolicy | None = None,
     poignee_policy: PoigneePolicy | None = None,
-    announce_chelem: bool = False,
+    announce_chelem: bool | np.ndarray = False,
     taker_poignee: bool | np.ndarray = True,
     others_poignees: bool = True,
     keep_plays: bool = True,
@@ -251,9 +252,10 @@ def start(
     chooses the écart for Prise and Garde, ``poignee_policy`` (default
     :class:`poignee.GreedyPoignee`) the trumps a poignée shows. The poignée flags say whether
     the taker (one for all deals or (N,) bool), and each defender, show a poignée whenever
-    their hand (after the écart) allows one. ``announce_chelem``: the taker announced a chelem,
-    and leads the first trick. Without ``keep_plays``, the cards played are not recorded (the
-    playout is to be scored only, not written: :meth:`InPlay.take`).
+    their hand (after the écart) allows one. ``announce_chelem``: the taker announced a chelem
+    (one for all deals or (N,) bool), and leads the first trick. Without ``keep_plays``, the
+    cards played are not recorded (the playout is to be scored only, not written:
+    :meth:`InPlay.take`).
     """
     players = deals.players
     n_deals = len(deals)
@@ -307,12 +309,12 @@ def start(
             chien_hi=bb.keep(takes, chien_hi),
             ecart_shown_hi=bb.keep(takes, aside_hi & bb.TRUMPS_HI),
         ),
-        announced_chelem=announce_chelem,
+        announced_chelem=np.broadcast_to(announce_chelem, (n_deals,)).astype(bool),
     )
     if players == 5:
         # A called card in the chien shown means the taker plays alone, as everyone sees.
         table.revealed = takes & (((chien_lo & called_lo) | (chien_hi & called_hi)) != ZERO)
-    table.turn_to(taker.copy() if announce_chelem else np.zeros(n_deals, np.int64))
+    table.turn_to(np.where(table.announced_chelem, taker, 0))
     game = InPlay(
         table=table,
         tally=Tally(players, n_deals, keep_plays),

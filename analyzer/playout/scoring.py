@@ -143,7 +143,7 @@ def outcome(playout: Playout, scores: Scores, index: int) -> Outcome:
         difference=int(scores.difference[index]),
         petit_au_bout=Side.of(scores.petit_au_bout[index]),
         chelem=Side.of(scores.chelem[index]),
-        chelem_announced=playout.announced_chelem,
+        chelem_announced=bool(playout.announced_chelem[index]),
         poignees=tuple(poignees),
         poignee_bonus=int(playout.poignee_bonus[index]),
         chelem_bonus=int(scores.chelem_bonus[index]),
@@ -176,7 +176,7 @@ def records(playout: Playout, scores: Scores | None = None) -> list[dict]:
                 discard=None if discard is None else discard[index],
                 called=None if playout.called is None else int(playout.called[index]),
                 poignees=poignees,
-                chelem_announced=playout.announced_chelem,
+                chelem_announced=bool(playout.announced_chelem[index]),
                 result=outcome(playout, scores, index),
             )
         )

@@ -58,7 +58,7 @@ class Table:
     ecart_lo: np.ndarray  # (N,) uint64 the écart (known to the taker only)
     ecart_hi: np.ndarray
     public: PublicKnowledge  # what all players know beyond the cards played
-    announced_chelem: bool = False  # the taker announced a chelem (and led the first trick)
+    announced_chelem: np.ndarray  # (N,) bool the taker announced a chelem (and led trick 1)
     trick: int = 0
     position: int = 0
     played_lo: np.ndarray = field(init=False)  # (N,) every card played so far (public)

@@ -181,10 +181,11 @@ def contract_result(points2: np.ndarray, bouts: np.ndarray) -> tuple[np.ndarray,
     return made, bb.select(made, 1, -1) * ((np.abs(margin2) + 1) // 2)
 
 
-def chelem_bonus(chelem: np.ndarray, announced: bool) -> np.ndarray:
+def chelem_bonus(chelem: np.ndarray, announced: bool | np.ndarray) -> np.ndarray:
     """(N,) int64 the chelem's part of S, from the taker's side; ``chelem`` int8 +1 the taker's
-    side won every trick, −1 the defence did, 0 neither."""
-    made = np.where(chelem == 1, 400 if announced else 200, -200 if announced else 0)
+    side won every trick, −1 the defence did, 0 neither; ``announced`` (one, or (N,) bool) the
+    taker announced one."""
+    made = np.where(chelem == 1, np.where(announced, 400, 200), np.where(announced, -200, 0))
     return made + np.where(chelem == -1, -200, 0)
 
 

@@ -207,7 +207,7 @@ class Replay:
     takes the chien and makes his écart again, and everyone has seen the chien, as at the
     table; ``taker`` (R,) int64; ``called`` (R,) int64 (5 players) or None; ``shown_hi`` (R,)
     trumps shown in poignées; ``prefix`` (S, R) one-bit pairs, the cards played so far in
-    order.
+    order; ``announce_chelem`` one, or (R,) bool.
     """
 
     hands_lo: np.ndarray
@@ -220,7 +220,7 @@ class Replay:
     called: np.ndarray | None
     shown_hi: np.ndarray
     prefix: Candidate
-    announce_chelem: bool = False
+    announce_chelem: bool | np.ndarray = False
 
 
 def replay_play(
