@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from greedy_table import GREEDY
 
-from tarot_advisor.analyzer.advice import advisor, hand_samples
+from tarot_advisor.analyzer.advice import chelem, hand_samples
 from tarot_advisor.analyzer.advice.advisor import FOCUS_FIRST_CHUNK, analyse_hand
 from tarot_advisor.analyzer.advice.auction import bidder
 from tarot_advisor.analyzer.advice.hand_samples import (
@@ -154,7 +154,7 @@ def test_the_focus_plays_the_chelem_announced_on_its_first_64_samples(greedy_sea
 def test_a_chelem_the_first_samples_leave_unsettled_is_played_on_every_focus_sample(
     greedy_searches, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(advisor, "CHELEM_SETTLED", np.inf)
+    monkeypatch.setattr(chelem, "CHELEM_SETTLED", np.inf)
     seen: list[tuple[int, int]] = []
     analysis = analyse_hand(
         parse_hand(EXAMPLE),

@@ -6,7 +6,7 @@ the differences between contracts are measured precisely: one playout serves Pri
 (the same play, the chien taken), one Garde Sans and Garde Contre (the chien unseen). Where the
 taker's hand (after the écart) allows a poignée, the deal is played again with it shown. The
 chelem is then played announced (the taker leads) under the best contract, on the same samples
-again, chunk by chunk, until the sign of its expected gain is settled (:data:`CHELEM_SETTLED`):
+again, chunk by chunk, until the sign of its expected gain is settled (:mod:`chelem`):
 most hands are nowhere near a chelem, and the replay is a third of the work. (A staged analysis
 plays the chelem's first samples with its focus, below.)
 
@@ -25,16 +25,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
 from ..cards import trumps_and_excuse
 from ..game import Contract, poignee_thresholds
-from ..parallel import DEFAULT_SEED, FORK, map_chunks, map_chunks_until
+from ..parallel import DEFAULT_SEED, FORK
 from ..policies import POLICIES
 from ..stats import Estimate
-from .analysis import Analysis, ChelemAdvice, ContractResult, Focus, PoigneeAdvice
+from .analysis import Analysis, ContractResult, Focus, PoigneeAdvice
 from .auction import (
     DEFAULT_MODEL,
     AuctionError,
@@ -43,17 +43,16 @@ from .auction import (
     evaluate,
     parse_bids,
 )
+from .chelem import CHELEM_MIN_SEARCHED, Announced, chelem_advice
 from .hand import HandError, call_candidates, check_hand
 from .hand_samples import (
     DEFAULT_POLICY,
     GREEDY_TABLE,
-    AnnouncedSamples,
     Bidding,
     Choice,
     ChunkOutcomes,
     ContractSamples,
     Sides,
-    announced_chunk,
     chunk,
     concatenate,
     focus_chunk,
@@ -69,24 +68,11 @@ from .plan import (
     focus_chunks,
     focus_samples,
 )
+from .runs import Progress, Run
 
 DEFAULT_SAMPLES = 2000
 """Samples of every contract for a table that does not search (the greedy's)."""
 POIGNEE_NAMES = ("simple", "double", "triple")
-CHELEM_SETTLED = 4.0
-"""The announced chelem's replay stops once its expected gain is this many standard errors from
-0 (on at least :data:`CHELEM_MIN_SAMPLES`): the verdict cannot turn any more. A hand with no
-chelem in sight settles at once (the README hand: −605 ± 7.9, 77 SE, on its first 500
-samples)."""
-CHELEM_MIN_SAMPLES = 500
-"""Samples the chelem's verdict rests on at least: with fewer, a rare made chelem (a large
-gain) may not have shown up yet, and the standard error would understate the spread."""
-CHELEM_MIN_SEARCHED = 64
-"""The same in a staged analysis (:mod:`plan`), where a sample costs a search at every seat: the
-focus plays its first samples again announced, in its own engine runs (the rest only when these
-leave the verdict unsettled). Announcing pays only for a chelem made about half the time or more
-(+200 more when made, −200 when not), which 64 samples cannot miss; a rarer one only makes the
-loss of announcing larger."""
 FOCUS_FIRST_CHUNK = 1 << 30
 """The focus's chunks are numbered from here (:func:`parallel.chunk_seed`): their random
 streams are none of the survey's, so its samples are independent of the survey's."""
@@ -137,8 +123,8 @@ def analyse_hand(
     )
     stages = stages_for(samples, sides)
     calls: tuple[int | None, ...] = tuple(call_candidates(hand)) if players == 5 else (None,)
-    bar = _Bar(on_done, stages)
-    run = _Run(
+    bar = Progress(on_done, stages)
+    run = Run(
         common=dict(hand=hand, players=players, position=position, bidding=bidding),
         kwargs=dict(seed=seed, chunk_size=stages.chunk, jobs=jobs, backend=backend or FORK),
         samples=stages.survey,
@@ -167,9 +153,7 @@ def analyse_hand(
     judged = by_choice[Choice(best, called)]  # the poignée and the chelem: the best contract
     poignees = {c: _poignee_advice(by_choice[Choice(c, called)], hand, players) for c in Contract}
     weaker = {t: _replayed_by(run, Choice(best, called), t) for t in tables if t != sides}
-    chelem = _chelem_advice(
-        run, Choice(best, called), sides, judged, bar, recommendation, announced
-    )
+    chelem = chelem_advice(run, Choice(best, called), sides, judged, bar, recommendation, announced)
     bar.finish()
     return Analysis(
         hand=hand,
@@ -196,13 +180,13 @@ def analyse_hand(
 
 
 def _focus(
-    survey: _Run,
+    survey: Run,
     judged: ContractSamples,
     choice: Choice,
     sides: Sides,
     keep_records: bool,
-    bar: _Bar,
-) -> tuple[_Run, Focus, dict[Choice, ContractSamples], list[dict], _Announced]:
+    bar: Progress,
+) -> tuple[Run, Focus, dict[Choice, ContractSamples], list[dict], Announced]:
     """The focus of a staged analysis (:mod:`plan`): ``choice``'s pair played on fresh samples,
     as many as the survey's ``judged`` samples of it ask for, the first of each chunk again
     with the chelem announced (:data:`CHELEM_MIN_SEARCHED` in all). Returns the focus's run
@@ -229,7 +213,7 @@ def _focus(
     starts = np.cumsum([0] + [len(samples[choice].score) for samples, _, _ in parts[:-1]])
     chelems = [chelem for _, _, chelem in parts]
     rows = [start + np.arange(len(c.score)) for start, c in zip(starts, chelems, strict=True)]
-    announced = _Announced(concatenate(chelems), np.concatenate(rows))
+    announced = Announced(concatenate(chelems), np.concatenate(rows))
     return run, focus, focused, [r for _, dumped, _ in parts for r in dumped], announced
 
 
@@ -259,54 +243,6 @@ def weaker_tables(sides: Sides) -> tuple[Sides, ...]:
     if sides.searches:
         return (GREEDY_TABLE,)
     return (Sides(sides.taker, "simple"),)
-
-
-class _Bar:
-    """The analysis's progress in playout batches (chunks), for ``on_done(done, total)``: the
-    survey's chunks, then the focus's and the chelem's once the survey has sized them."""
-
-    def __init__(self, on_done: Callable[[int, int], None] | None, stages: Stages) -> None:
-        self.on_done = on_done
-        self.done = 0
-        self.total = -(-stages.survey // stages.chunk)
-        if not stages.staged:
-            self.total *= 2  # the chelem, on the same chunks
-
-    def step(self, _samples: int) -> None:
-        self.done += 1
-        if self.on_done is not None:
-            self.on_done(self.done, self.total)
-
-    def grow(self, chunks: int) -> None:
-        """``chunks`` more are next: the focus's, or the chelem's on as many."""
-        self.total += chunks
-
-    def finish(self) -> None:
-        """The chunks a settled chelem spared."""
-        self.done = self.total
-        if self.on_done is not None:
-            self.on_done(self.done, self.total)
-
-
-@dataclass(frozen=True)
-class _Run:
-    """What every sampling task of one analysis shares: the hand's arguments and the chunks."""
-
-    common: dict
-    kwargs: dict
-    samples: int
-    first_chunk: int = 0
-    """The survey's chunks are numbered from 0, the focus's from :data:`FOCUS_FIRST_CHUNK`."""
-
-    def map(self, task: Callable, **arguments) -> list:
-        return map_chunks(
-            task,
-            self.samples,
-            **self.kwargs,
-            first_chunk=self.first_chunk,
-            **arguments,
-            **self.common,
-        )
 
 
 def _checked_setting(
@@ -380,87 +316,12 @@ def _safest(contracts: dict[Contract, ContractResult], recommendation: str) -> s
     return None
 
 
-def _replayed_by(run: _Run, choice: Choice, sides: Sides) -> ContractResult:
+def _replayed_by(run: Run, choice: Choice, sides: Sides) -> ContractResult:
     """The best contract replayed on the same samples by another table (the sensitivity)."""
     parts = run.map(sensitivity_chunk, choice=choice, sides=sides)
     made = np.concatenate([m for m, _ in parts])
     total = np.concatenate([s for _, s in parts])
     return ContractResult(choice.contract, Estimate.of(made), Estimate.of(total), 0.0, 0.0)
-
-
-@dataclass(frozen=True)
-class _Announced:
-    """Samples played with the chelem announced, and ``rows`` ((N,) int64) the judged samples
-    they replay."""
-
-    samples: AnnouncedSamples
-    rows: np.ndarray
-
-    def settled(self, judged: ContractSamples) -> bool:
-        """The sign of the announcement's gain is settled (:data:`CHELEM_SETTLED`)."""
-        gain = self.samples.score - judged.score[self.rows]
-        return abs(Estimate.of(gain).z) > CHELEM_SETTLED
-
-
-def _chelem_advice(
-    run: _Run,
-    choice: Choice,
-    sides: Sides,
-    judged: ContractSamples,
-    bar: _Bar,
-    recommendation: str,
-    first: _Announced | None,
-) -> ChelemAdvice:
-    """The chelem announced under the best contract, on the same samples: the ``first`` ones
-    the focus played, when they settle the sign of its gain (:data:`CHELEM_SETTLED`); else on
-    every sample, chunk by chunk, until it is settled on at least :data:`CHELEM_MIN_SAMPLES`
-    (in a staged analysis, played to the end)."""
-    n_samples = len(judged.score)
-    if first is not None and (len(first.rows) == n_samples or first.settled(judged)):
-        return _chelem_verdict(first, judged, recommendation)
-    least = n_samples if first is not None else CHELEM_MIN_SAMPLES
-    if first is not None:
-        bar.grow(len(run.kwargs["chunk_size"]))
-
-    def gain_settled(parts: list[AnnouncedSamples]) -> bool:
-        played = concatenate(parts)
-        n = len(played.score)
-        if n < min(least, n_samples) or n == n_samples:
-            return False
-        return _Announced(played, np.arange(n)).settled(judged)
-
-    announced = concatenate(
-        map_chunks_until(
-            announced_chunk,
-            run.samples,
-            gain_settled,
-            **run.kwargs,
-            first_chunk=run.first_chunk,
-            on_done=bar.step,
-            choice=choice,
-            sides=sides,
-            **run.common,
-        )
-    )
-    every = _Announced(announced, np.arange(len(announced.score)))  # in chunk order
-    return _chelem_verdict(every, judged, recommendation)
-
-
-def _chelem_verdict(
-    announced: _Announced, judged: ContractSamples, recommendation: str
-) -> ChelemAdvice:
-    """Announce or not, from the samples ``announced`` and the same ones ``judged``."""
-    played, rows = announced.samples, announced.rows
-    gain = played.score - judged.score[rows]
-    bonus = played.chelem_bonus - judged.chelem_bonus[rows]
-    expected_gain = Estimate.of(gain)
-    return ChelemAdvice(
-        recommended=recommendation != "pass" and expected_gain.mean > 0,
-        p_chelem=float(np.mean(played.chelem)),
-        expected_gain=expected_gain,
-        bonus=Estimate.of(bonus),
-        lead=Estimate.of(gain - bonus),
-    )
 
 
 def _poignee_advice(judged: ContractSamples, hand: tuple[int, ...], players: int) -> PoigneeAdvice:

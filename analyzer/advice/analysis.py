@@ -79,7 +79,7 @@ class ChelemAdvice:
     @property
     def samples(self) -> int:
         """The samples these rest on: the first ones, as many as settled the verdict
-        (:data:`~.advisor.CHELEM_SETTLED`)."""
+        (:data:`~.chelem.CHELEM_SETTLED`)."""
         return int(self.expected_gain.n or 0)
 
 

@@ -45,16 +45,15 @@ class Playout:
     """The outcome of N deals played to the end, and what is needed to write their records.
 
     Scoring inputs (all (N,)): ``contracts`` int8 codes (:attr:`~.game.Contract.code`);
-    ``taker_points2`` int64 doubled points of the taker's side;
-    ``bouts`` int64; ``petit_au_bout`` int8 (+1 taker's side, −1 defence, 0 none); ``chelem``
-    int8 (+1 taker's side won every trick, −1 the defence did, 0 neither); ``announced_chelem``
-    bool the taker announced one; ``poignee_bonus`` int64
-    the sum of the poignées shown; ``partner`` int64 (−1 none). Records: ``played_lo``/``_hi``
-    (T·n, N) uint64 every card in play order as one-bit pairs (:attr:`plays` as card ids;
-    None where the cards were not recorded: :func:`start`, :meth:`InPlay.take`),
-    ``leaders`` (N, T) int64, ``chien_lo``/``_hi`` and ``ecart_lo``/``_hi`` (N,) uint64 (the
-    écart 0 but in Prise and Garde; :attr:`chien` and :attr:`discard` as card ids),
-    ``shown_hi`` (n, N) uint64.
+    ``taker_points2`` int64 doubled points of the taker's side; ``bouts`` int64;
+    ``petit_au_bout`` int8 (+1 taker's side, −1 defence, 0 none); ``chelem`` int8 (+1 taker's
+    side won every trick, −1 the defence did, 0 neither); ``announced_chelem`` bool the taker
+    announced one; ``poignee_bonus`` int64 the poignées shown; ``partner`` int64 (−1 none).
+    Records: ``played_lo``/``_hi`` (T·n, N) uint64 every card in play order as one-bit pairs
+    (:attr:`plays` as card ids; None where the cards were not recorded: :func:`start`,
+    :meth:`InPlay.take`), ``leaders`` (N, T) int64, ``chien_lo``/``_hi`` and ``ecart_lo``/``_hi``
+    (N,) uint64 (the écart 0 but in Prise and Garde; :attr:`chien` and :attr:`discard` as card
+    ids), ``shown_hi`` (n, N) uint64.
     """
 
     players: int
@@ -252,10 +251,9 @@ def start(
     chooses the écart for Prise and Garde, ``poignee_policy`` (default
     :class:`poignee.GreedyPoignee`) the trumps a poignée shows. The poignée flags say whether
     the taker (one for all deals or (N,) bool), and each defender, show a poignée whenever
-    their hand (after the écart) allows one. ``announce_chelem``: the taker announced a chelem
-    (one for all deals or (N,) bool), and leads the first trick. Without ``keep_plays``, the
-    cards played are not recorded (the playout is to be scored only, not written:
-    :meth:`InPlay.take`).
+    their hand (after the écart) allows one. ``announce_chelem`` (one or (N,) bool): the taker
+    announced a chelem, and leads the first trick. Without ``keep_plays``, the cards played are
+    not recorded (the playout is to be scored only, not written: :meth:`InPlay.take`).
     """
     players = deals.players
     n_deals = len(deals)
