@@ -94,9 +94,10 @@ def play_out(step, end, any_shown, t, public, tally):
     n_tricks = t.winners.shape[0]
     keep_plays = tally.played_lo.shape[0] > 0
     for d in range(t.seat.shape[1]):
+        trick, k = step // players, step % players  # then counted on, not divided per card
         for s in range(step, end):
-            trick = s // players
-            k = s - trick * players
+            if k == players:
+                trick, k = trick + 1, 0
             if k == 0:
                 tally.leaders[trick, d] = t.seat[0, d]
             lo, hi = legal_cards(k, d, trick, t)
@@ -111,3 +112,4 @@ def play_out(step, end, any_shown, t, public, tally):
                 winner = close_trick(d, trick, last, t, tally)
                 if not last:
                     turn(d, winner, t, public)
+            k += 1

@@ -100,14 +100,20 @@ def new_trick(d, t):
 
 
 @kernel
-def _rotate(rows, d, by):
-    """Column ``d`` of the (n, N) array ``rows`` turned up by ``by`` rows, in place."""
+def _rotate(rows, d, by, cycles):
+    """Column ``d`` of the (n, N) array ``rows`` turned up by ``by`` rows (0 < ``by`` < n), in
+    place: row ``r`` takes row ``r + by``'s value (mod n). Each value moves once, along the
+    ``cycles`` (``gcd(n, by)``) cycles of that step."""
     n = rows.shape[0]
-    for _ in range(by):
-        first = rows[0, d]
-        for r in range(n - 1):
-            rows[r, d] = rows[r + 1, d]
-        rows[n - 1, d] = first
+    for start in range(cycles):
+        first = rows[start, d]
+        r = start
+        nxt = r + by
+        while nxt != start:
+            rows[r, d] = rows[nxt, d]
+            r = nxt
+            nxt = r + by if r + by < n else r + by - n
+        rows[r, d] = first
 
 
 @kernel
@@ -116,12 +122,15 @@ def turn(d, leader, t, public):
     per-player rows (seats, hands, what the others may hold, voids) turn so that the row of the
     ``r``-th player after the leader is ``r``, the sides follow the seats, the trick empties."""
     if leader > 0:
-        _rotate(t.seat, d, leader)
-        _rotate(t.hands_lo, d, leader)
-        _rotate(t.hands_hi, d, leader)
-        _rotate(public.may_hold_lo, d, leader)
-        _rotate(public.may_hold_hi, d, leader)
-        _rotate(public.void, d, leader)
+        cycles, rest = t.seat.shape[0], leader
+        while rest:  # gcd(n, leader)
+            cycles, rest = rest, cycles % rest
+        _rotate(t.seat, d, leader, cycles)
+        _rotate(t.hands_lo, d, leader, cycles)
+        _rotate(t.hands_hi, d, leader, cycles)
+        _rotate(public.may_hold_lo, d, leader, cycles)
+        _rotate(public.may_hold_hi, d, leader, cycles)
+        _rotate(public.void, d, leader, cycles)
     for r in range(t.seat.shape[0]):
         t.is_taker[r, d] = t.seat[r, d] == t.taker_seat[d]
         t.is_partner[r, d] = t.seat[r, d] == t.partner_seat[d]
