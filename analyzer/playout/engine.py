@@ -133,13 +133,13 @@ class InPlay:
 
     def take(self, rows: np.ndarray, keep_plays: bool = True) -> InPlay:
         """The deals ``rows`` ((R,) int64, repeats allowed) of this game, each at the same step,
-        to be played on apart from it. Without ``keep_plays``, the copy does not record the
-        cards played (a search's playouts are only scored: the record was a twentieth of their
-        cost), and its playout has no ``played_lo``/``played_hi``."""
+        to be played on to the end apart from it (tricks not begun: not copied). Without
+        ``keep_plays`` it records no cards (a search's are only scored): no played_lo/hi."""
         plays = () if keep_plays else ("played_lo", "played_hi")
+        begun = self.step // self.table.players + 1
         return InPlay(
-            table=take_deals(self.table, rows),
-            tally=take_deals(self.tally, rows, drop=plays),
+            table=take_deals(self.table, rows, begun=begun),
+            tally=take_deals(self.tally, rows, drop=plays, begun=begun),
             taker=self.taker[rows],
             partner=self.partner[rows],
             called=None if self.called is None else self.called[rows],

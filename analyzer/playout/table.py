@@ -230,14 +230,26 @@ _TRICK_STATE = {
 """The (N,) arrays of the trick in progress, by dtype (:func:`new_trick` sets them)."""
 
 
-def take_deals(state: _State, rows: np.ndarray, drop: tuple[str, ...] = ()) -> _State:
+PER_TRICK = ("winners", "leaders", "petit_trick_side")
+"""The (T, N) arrays of a table or tally with a row per trick (the rest: (N,) or (n, N))."""
+
+
+def take_deals(
+    state: _State, rows: np.ndarray, drop: tuple[str, ...] = (), begun: int | None = None
+) -> _State:
     """A copy of ``state`` — a :class:`Table`, its :class:`PublicKnowledge`, or any object whose
     arrays all have the deals along their last axis — holding the deals ``rows`` ((R,) int64,
-    repeats allowed) in that order; the arrays named in ``drop`` are left out (None)."""
+    repeats allowed) in that order; the arrays named in ``drop`` are left out (None). With
+    ``begun``, the :data:`PER_TRICK` arrays hold only the first ``begun`` tricks' rows, the
+    others unset: for a copy played on to the end, which writes them before any is read."""
     taken = copy.copy(state)
     for name, value in vars(state).items():
         if name in drop:
             setattr(taken, name, None)
+        elif begun is not None and name in PER_TRICK:
+            taken_rows = np.empty((value.shape[0], len(rows)), value.dtype)
+            np.take(value[:begun], rows, axis=1, out=taken_rows[:begun], mode="clip")
+            setattr(taken, name, taken_rows)
         elif isinstance(value, np.ndarray):
             # take keeps the rows contiguous (indexing the last axis would lay them by column)
             setattr(taken, name, value.take(rows, axis=-1))
