@@ -168,6 +168,23 @@ def _forked_pool(workers: int) -> Any:
     return _POOL[workers]
 
 
+def start_workers(jobs: int = 0) -> int:
+    """Fork ``jobs`` workers now (0 or -1: every core), for a process whose threads will run
+    the analyses (a server): a thread cannot fork, but it may hand its chunks to workers forked
+    before the threads began (:func:`iter_chunks`). Returns how many there are (0: this process
+    cannot fork, and its threads will run their chunks themselves or by joblib)."""
+    if not _can_fork():
+        return 0
+    workers = choose_jobs(jobs)
+    _forked_pool(workers)
+    return workers
+
+
+def started_workers() -> int:
+    """How many forked workers this process keeps (0: none yet)."""
+    return next(iter(_POOL), 0)
+
+
 def iter_chunks(
     task: Callable[..., T],
     n_items: int,
@@ -190,10 +207,11 @@ def iter_chunks(
     ``task`` must be picklable when the chunks leave this process (a module-level function).
     Locally (``backend`` ``"loky"``, the default, or ``"fork"``), ``jobs`` workers (0 or -1:
     all cores) run the chunks, and one worker runs them here, without joblib. With ``"fork"``
-    they are forked from this process where it can (:func:`_forked_pool`), else they are
-    joblib's loky processes. Any other joblib backend
-    (``"threading"``, or ``"dask"`` once a Dask client exists) always receives the chunks and
-    sizes itself (a cluster uses all its workers): ``jobs`` is then not used.
+    they are forked from this process where it can (:func:`_forked_pool`; from a thread, the
+    workers :func:`start_workers` forked before), else they are joblib's loky processes. Any
+    other joblib backend (``"threading"``, or ``"dask"`` once a Dask client exists) always
+    receives the chunks and sizes itself (a cluster uses all its workers): ``jobs`` is then not
+    used.
     """
     sizes = chunk_sizes(n_items, chunk_size)
     wanted = range(len(sizes)) if indices is None else indices
@@ -206,8 +224,10 @@ def iter_chunks(
             yield _run_chunk(*call)
         return
     if backend == FORK:
-        if _can_fork():
-            pool = _forked_pool(choose_jobs(jobs))
+        # A thread hands its chunks to the workers forked before it began, whatever their
+        # number (the numbers do not depend on it); only the main thread forks more.
+        pool = _forked_pool(choose_jobs(jobs)) if _can_fork() else _POOL.get(started_workers())
+        if pool is not None:
             yield from (pool.imap if ordered else pool.imap_unordered)(_run_packed_chunk, calls)
             return
         backend = DEFAULT_BACKEND

@@ -12,6 +12,7 @@ import hashlib
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -109,3 +110,16 @@ def test_each_side_s_policy_is_asked_about_its_own_deals_only():
     assert all(sides.all() for sides in attack.sides)
     assert not any(sides.any() for sides in defence.sides)
     assert np.array_equal(both.plays, apart.plays)
+
+
+def test_every_file_holding_a_kernel_is_in_the_digest_of_the_kept_machine_code():
+    # numba checks only a kernel's own file: a kernel inlined from another file would keep
+    # stale machine code unless the folder's digest covers that file too.
+    analyzer = Path(words.__file__).resolve().parent.parent
+    holding = {
+        path.parent
+        for path in analyzer.rglob("*.py")
+        if "@kernel" in path.read_text(encoding="utf-8")
+    }
+    assert holding, "no kernel found"
+    assert holding <= {folder.resolve() for folder in words._KERNEL_SOURCES}

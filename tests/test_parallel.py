@@ -1,5 +1,8 @@
 """The parallel runner: a result depends on the seed and the sample count, not on the workers."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -98,3 +101,37 @@ def test_jobs_zero_or_minus_one_means_every_core():
 def test_a_chunk_size_below_one_is_refused():
     with pytest.raises(ParallelError, match="chunk size"):
         map_chunks(first_draw, 10, seed=1, chunk_size=0)
+
+
+THREAD_HANDS_ITS_CHUNKS = """
+import os, threading
+import numpy as np
+from tarot_advisor.analyzer.parallel import map_chunks, start_workers, started_workers
+
+def worker_of(rng, n):
+    return os.getpid(), float(rng.random())
+
+if __name__ == "__main__":
+    print(start_workers(2), started_workers())
+    from_thread = []
+    job = lambda: from_thread.extend(map_chunks(worker_of, 4, seed=7, chunk_size=1, jobs=2))
+    thread = threading.Thread(target=job)
+    thread.start()
+    thread.join()
+    here = map_chunks(worker_of, 4, seed=7, chunk_size=1, jobs=1)
+    forked = map_chunks(worker_of, 8, seed=8, chunk_size=1, jobs=2)
+    print([d for _, d in from_thread] == [d for _, d in here])
+    print({pid for pid, _ in from_thread} <= {pid for pid, _ in forked} - {os.getpid()})
+"""
+
+
+def test_a_thread_hands_its_chunks_to_the_workers_forked_before_it_began(tmp_path):
+    # tarot-web's jobs run on threads, which cannot fork: they use the workers forked when the
+    # server started (a process of its own: this one's threads may be many by now).
+    script = tmp_path / "server_like.py"
+    script.write_text(THREAD_HANDS_ITS_CHUNKS, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=True
+    )
+    # Two workers forked; the thread's chunks drew what one worker here draws, and ran in them.
+    assert done.stdout.split("\n")[:3] == ["2 2", "True", "True"]

@@ -211,9 +211,11 @@ def _focus(
     drawn = len(focused[choice].score)  # with bids heard, rarely fewer than asked fit them
     focus = replace(focus, samples=drawn)
     starts = np.cumsum([0] + [len(samples[choice].score) for samples, _, _ in parts[:-1]])
-    chelems = [chelem for _, _, chelem in parts]
-    rows = [start + np.arange(len(c.score)) for start, c in zip(starts, chelems, strict=True)]
-    announced = Announced(concatenate(chelems), np.concatenate(rows))
+    played = [(start, c) for start, (_, _, c) in zip(starts, parts, strict=True) if c is not None]
+    announced = Announced(
+        concatenate([c for _, c in played]),
+        np.concatenate([start + np.arange(len(c.score)) for start, c in played]),
+    )
     return run, focus, focused, [r for _, dumped, _ in parts for r in dumped], announced
 
 

@@ -13,7 +13,7 @@ slowly. ``NUMBA_DISABLE_JIT=1`` forces that path.
 numba keeps a kernel's machine code until the kernel's own file changes, not the files of the
 kernels it calls (a habit changed in ``habits.py`` would leave ``greedy.py``'s compiled caller
 stale): so the machine code is kept in a folder named after a digest of every source file of
-the engine and its players (:func:`_cache_folder`), which any change there replaces.
+the engine, its players and the search (:func:`_cache_folder`), which any change there replaces.
 
 Uncompiled, words are numpy scalars, whose arithmetic warns when it wraps around (the
 two's-complement tricks below rely on it): the entry points run under :func:`quiet_wrap`.
@@ -37,7 +37,9 @@ except ImportError:  # pragma: no cover - numba is a dependency; the fallback is
     numba = njit = None
 
 _compiling = numba is not None and not numba.config.DISABLE_JIT
-_KERNEL_SOURCES = (Path(__file__).parent, Path(__file__).parent.parent / "players")
+_KERNEL_SOURCES = tuple(
+    Path(__file__).parent.parent / name for name in ("playout", "players", "search")
+)
 """The folders whose Python files hold the kernels and the constants they are compiled with."""
 
 

@@ -17,6 +17,7 @@ from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.cardplay import CardAdvice
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
 from tarot_advisor.analyzer.advice.review_decision import DealReview
+from tarot_advisor.analyzer.parallel import started_workers
 from tarot_advisor.analyzer.rulebook.record import RecordSyntaxError, load_records
 from tarot_advisor.cli import advise, play, review
 from tarot_advisor.cli.errors import InputError
@@ -71,7 +72,7 @@ def advise_result(body: Any, bar: Bar | None = None) -> Analysis | EcartAnalysis
     params = _parse(advise.main, argv)
     options = {name: params[name] for name in ADVICE_PARAMETERS}
     extra = {} if bar is None else {"bar": bar}
-    return advise.run_advice(params["hand"], params["players"], jobs=1, **options, **extra)
+    return advise.run_advice(params["hand"], params["players"], jobs=_jobs(), **options, **extra)
 
 
 def play_result(body: Any) -> tuple[CardAdvice, float]:
@@ -83,7 +84,7 @@ def play_result(body: Any) -> tuple[CardAdvice, float]:
         raise InputError("give the partial record under the key record")
     params = _parse(play.main, [*_options(body, PLAY_OPTIONS), "-"])
     text = record if isinstance(record, str) else json.dumps(record, ensure_ascii=False)
-    return play.run_play(text, samples=params["samples"], seed=params["seed"], jobs=1)
+    return play.run_play(text, samples=params["samples"], seed=params["seed"], jobs=_jobs())
 
 
 def review_result(body: Any, bar: Bar = no_bar) -> DealReview:
@@ -102,8 +103,15 @@ def review_result(body: Any, bar: Bar = no_bar) -> DealReview:
     if len(records) != 1:
         raise InputError("give one deal record, not several")
     options = {name: params[name] for name in ("samples", "seed")}
-    review.check_sizes(options["samples"], jobs=1)
-    return review.run_review(records[0], params["seat"], jobs=1, bar=bar, **options)
+    review.check_sizes(options["samples"], jobs=_jobs())
+    return review.run_review(records[0], params["seat"], jobs=_jobs(), bar=bar, **options)
+
+
+def _jobs() -> int:
+    """The workers a job may use: those ``tarot-web`` forked at its start (a job's thread
+    cannot fork), else one, the job's own thread (joblib's fresh processes would cost more
+    than they save)."""
+    return started_workers() or 1
 
 
 def _object(body: Any, main_key: str, options: dict[str, str]) -> dict:

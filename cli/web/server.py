@@ -22,6 +22,7 @@ import click
 
 from tarot_advisor.analyzer.cards import N_CARDS, CardError, format_card, parse_cards, sort_cards
 from tarot_advisor.analyzer.game import PLAYER_COUNTS, chien_size, hand_size
+from tarot_advisor.analyzer.parallel import start_workers
 from tarot_advisor.cli.errors import InputError, fail
 from tarot_advisor.cli.options import command
 from tarot_advisor.cli.review import review_document
@@ -211,6 +212,7 @@ def main(host: str, port: int, open_browser: bool) -> None:
         server = Server((host, port))
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    start_workers()  # before any thread: the jobs' threads hand their chunks to these
     url = f"http://{host}:{server.server_address[1]}/"
     click.echo(f"tarot-web: open {url} in your browser (Ctrl-C stops the server)")
     if open_browser:
