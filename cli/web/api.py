@@ -84,7 +84,7 @@ def play_result(body: Any) -> tuple[CardAdvice, float]:
         raise InputError("give the partial record under the key record")
     params = _parse(play.main, [*_options(body, PLAY_OPTIONS), "-"])
     text = record if isinstance(record, str) else json.dumps(record, ensure_ascii=False)
-    return play.run_play(text, samples=params["samples"], seed=params["seed"], jobs=_jobs())
+    return play.run_play(text, samples=params["samples"], seed=params["seed"], jobs=1)
 
 
 def review_result(body: Any, bar: Bar = no_bar) -> DealReview:
@@ -103,14 +103,15 @@ def review_result(body: Any, bar: Bar = no_bar) -> DealReview:
     if len(records) != 1:
         raise InputError("give one deal record, not several")
     options = {name: params[name] for name in ("samples", "seed")}
-    review.check_sizes(options["samples"], jobs=_jobs())
-    return review.run_review(records[0], params["seat"], jobs=_jobs(), bar=bar, **options)
+    review.check_sizes(options["samples"], jobs=1)
+    return review.run_review(records[0], params["seat"], jobs=1, bar=bar, **options)
 
 
 def _jobs() -> int:
-    """The workers a job may use: those ``tarot-web`` forked at its start (a job's thread
-    cannot fork), else one, the job's own thread (joblib's fresh processes would cost more
-    than they save)."""
+    """The workers an advice may use: those ``tarot-web`` forked at its start (a job's thread
+    cannot fork), else one, the job's own thread. (The card-play advice and the review run on
+    their thread: their chunks go to joblib's fresh processes, which would cost more than they
+    save.)"""
     return started_workers() or 1
 
 
