@@ -90,6 +90,11 @@ class PairPlay:
         return PairPlay(hidden, hidden_scores, self.rows[mine] - start, shown, shown_scores)
 
 
+_HIDDEN, _SHOWN, _ANNOUNCED = range(3)
+"""How :func:`play_pairs` plays a deal's copy: the poignée hidden, shown, or the chelem
+announced."""
+
+
 def pair_of(contract: Contract) -> tuple[Contract, Contract]:
     """The pair of :data:`scoring.PAIRS` that ``contract`` belongs to."""
     return next(p for p in PAIRS if contract in p)
@@ -165,20 +170,19 @@ def play_pairs(
         announced = 0
         if announce is not None and pair_of(announce[0])[0] == first:
             announced = min(announce[1], n)
-        size = n + len(again)
+        play_as = np.repeat([_HIDDEN, _SHOWN, _ANNOUNCED], [n, len(again), announced])
         rows.append(np.concatenate([np.arange(n), again, np.arange(announced)]))
-        codes.append(np.full(size + announced, first.code, np.int8))
-        if announced:
-            codes[-1][size:] = announce[0].code
-        shows.append((np.arange(size + announced) >= n) & (np.arange(size + announced) < size))
-        announces.append(np.arange(size + announced) >= size)
+        announcing = play_as == _ANNOUNCED
+        codes.append(np.where(announcing, announce[0].code if announced else 0, first.code))
+        shows.append(play_as == _SHOWN)
+        announces.append(announcing)
         agains.append(again)
         counts.append(announced)
     every = np.concatenate(rows)
     played = play(
         Deals(deals.players, deals.cards[every]),
         taker[every],
-        np.concatenate(codes),
+        np.concatenate(codes).astype(np.int8),
         policy,
         defence_policy,
         rng=rng,
