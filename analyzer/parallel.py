@@ -226,7 +226,7 @@ def iter_chunks(
     if backend == FORK:
         # A thread hands its chunks to the workers forked before it began, whatever their
         # number (the numbers do not depend on it); only the main thread forks more.
-        pool = _forked_pool(choose_jobs(jobs)) if _can_fork() else _POOL.get(started_workers())
+        pool = _forked_pool(choose_jobs(jobs)) if _can_fork() else next(iter(_POOL.values()), None)
         if pool is not None:
             yield from (pool.imap if ordered else pool.imap_unordered)(_run_packed_chunk, calls)
             return

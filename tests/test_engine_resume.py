@@ -43,22 +43,25 @@ def test_a_game_stopped_taken_and_played_on_plays_as_one(players, contract, stop
     assert (score(taken).scores == score(part).scores).all()
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_a_game_that_keeps_no_record_of_its_cards_scores_as_one_that_does(players):
-    deals = deal(np.random.default_rng(players), 60, players, reject_petit_sec=True)
-    taker, called = choose_takers(deals)
-    kept = play(
-        deals, taker, Contract.GARDE, GreedyPolicy(), rng=np.random.default_rng(1), called=called
-    )
-    bare = play(
+def greedy_garde(deals: Deals, taker: np.ndarray, called: np.ndarray | None, **options):
+    """``deals`` played in Garde by the greedy at every seat, the same stream every time."""
+    return play(
         deals,
         taker,
         Contract.GARDE,
         GreedyPolicy(),
         rng=np.random.default_rng(1),
         called=called,
-        keep_plays=False,
+        **options,
     )
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_game_that_keeps_no_record_of_its_cards_scores_as_one_that_does(players):
+    deals = deal(np.random.default_rng(players), 60, players, reject_petit_sec=True)
+    taker, called = choose_takers(deals)
+    kept = greedy_garde(deals, taker, called)
+    bare = greedy_garde(deals, taker, called, keep_plays=False)
     assert bare.played_lo is None and bare.played_hi is None
     assert (score(bare).scores == score(kept).scores).all()
     assert (bare.leaders == kept.leaders).all()
@@ -137,24 +140,13 @@ def test_deals_with_and_without_a_chelem_announced_play_in_one_run_as_in_two(pla
     deals = deal(np.random.default_rng(players), 40, players, reject_petit_sec=True)
     taker, called = choose_takers(deals)
     announced = np.arange(40) % 3 == 0
-    both = play(
-        deals,
-        taker,
-        Contract.GARDE,
-        GreedyPolicy(),
-        rng=np.random.default_rng(1),
-        called=called,
-        announce_chelem=announced,
-    )
+    both = greedy_garde(deals, taker, called, announce_chelem=announced)
     for flag in (True, False):
         rows = np.flatnonzero(announced == flag)
-        alone = play(
+        alone = greedy_garde(
             Deals(players, deals.cards[rows]),
             taker[rows],
-            Contract.GARDE,
-            GreedyPolicy(),
-            rng=np.random.default_rng(1),
-            called=None if called is None else called[rows],
+            None if called is None else called[rows],
             announce_chelem=flag,
         )
         part = both.take(rows)
