@@ -84,6 +84,22 @@ def test_only_the_deals_where_the_taker_may_show_a_poignee_are_played_again_show
     assert garde_sans.rows is None  # the hand as dealt: eight
 
 
+def test_only_the_first_deals_asked_for_are_played_again_shown():
+    deals, taker = deals_around_seven_trumps_and_the_excuse(400, np.random.default_rng(4))
+    greedy, rng = GreedyPolicy(), np.random.default_rng
+    every = play_pairs(deals, taker, (Contract.PRISE,), greedy, rng=rng(1), called=None)
+    first = play_pairs(
+        deals, taker, (Contract.PRISE,), greedy, rng=rng(1), called=None, show_first=100
+    )
+    rows = every[Contract.PRISE].rows
+    assert rows is not None and (rows >= 100).any()
+    assert np.array_equal(first[Contract.PRISE].rows, rows[rows < 100])
+    hidden = every[Contract.PRISE].hidden_scores[Contract.PRISE].taker_score
+    shown = first[Contract.PRISE].shown_score(Contract.PRISE)
+    assert np.array_equal(shown[100:], hidden[100:])
+    assert np.array_equal(shown[:100], every[Contract.PRISE].shown_score(Contract.PRISE)[:100])
+
+
 def test_the_shown_replay_shares_the_hidden_play_s_engine_run_and_plays_the_same():
     # The greedy draws nothing at random: the deals played shown in the same run as the hidden
     # ones are played exactly as they would be in a run of their own.

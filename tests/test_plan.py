@@ -22,6 +22,7 @@ from tarot_advisor.analyzer.advice.hand_samples import (
 )
 from tarot_advisor.analyzer.advice.plan import (
     P_MAKE_HALF_WIDTH,
+    POIGNEE_SAMPLES,
     SCORE_HALF_WIDTH,
     SURVEY_SAMPLES,
     focus_chunks,
@@ -99,7 +100,7 @@ def test_the_focus_is_a_fixed_number_of_samples_the_survey_never_drew(greedy_sea
     # Why the focus's numbers are unbiased: given its size, which the survey chose, they are
     # the mean of that many samples from streams of their own (chunks numbered from 2**30),
     # exactly what a run of that size on those streams alone gives (its first 32 samples a
-    # chunk played again announced, as the focus plays the chelem's).
+    # chunk played again announced, as the focus plays the chelem's, and its first 128 shown).
     hand = tuple(parse_hand(EXAMPLE))
     analysis = analyse_hand(hand, seed=5, jobs=2, **GREEDY)
     assert analysis.focus is not None
@@ -117,6 +118,7 @@ def test_the_focus_is_a_fixed_number_of_samples_the_survey_never_drew(greedy_sea
         bidding=Bidding(bidder("calibrated")),
         sides=Sides("greedy", "greedy"),
         announced=32,
+        poignee=128,
     )
     alone = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
     garde = alone[Choice(Contract.GARDE, None)]
@@ -149,6 +151,17 @@ def test_the_focus_plays_the_chelem_announced_on_its_first_64_samples(greedy_sea
     chelem = analysis.chelem
     assert chelem.expected_gain.n == 64
     assert chelem.expected_gain.mean < -500 and not chelem.recommended
+
+
+def test_the_focus_shows_the_poignee_on_its_first_256_samples_only(greedy_searches) -> None:
+    # Ten trumps: a simple poignée in every deal. The focus's other samples are played once.
+    hand = parse_hand("21 20 18 15 13 11 9 5 3 1 R♥ D♥ 7♥ R♠ 4♠ 2♦ V♣ 8♣")
+    analysis = analyse_hand(hand, seed=5, **GREEDY)
+    assert analysis.focus is not None and analysis.focus.samples > POIGNEE_SAMPLES == 256
+    poignee = analysis.poignee
+    assert poignee.eligible and poignee.p_eligible == 1.0
+    assert poignee.expected_gain.n == poignee.bonus.n == 256
+    assert poignee.bonus.mean > 0  # Garde Sans or Contre made nearly always: the bonus is won
 
 
 def test_a_chelem_the_first_samples_leave_unsettled_is_played_on_every_focus_sample(

@@ -62,6 +62,7 @@ from .heuristic import point_count
 from .paired import pair_of
 from .plan import (
     FOCUS_SAMPLES,
+    POIGNEE_SAMPLES,
     STAGED_CHUNK,
     SURVEY_SAMPLES,
     Stages,
@@ -189,7 +190,8 @@ def _focus(
 ) -> tuple[Run, Focus, dict[Choice, ContractSamples], list[dict], Announced]:
     """The focus of a staged analysis (:mod:`plan`): ``choice``'s pair played on fresh samples,
     as many as the survey's ``judged`` samples of it ask for, the first of each chunk again
-    with the chelem announced (:data:`CHELEM_MIN_SEARCHED` in all). Returns the focus's run
+    with the chelem announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown
+    (:data:`POIGNEE_SAMPLES` in all, where it may be). Returns the focus's run
     (the sensitivity replays its samples), the focus, its per-sample outcomes, its deal
     records and the chelem's first samples."""
     focus = Focus(
@@ -206,6 +208,7 @@ def _focus(
         keep_records=keep_records,
         sides=sides,
         announced=-(-CHELEM_MIN_SEARCHED // len(chunks)),
+        poignee=-(-POIGNEE_SAMPLES // len(chunks)),
     )
     focused = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
     drawn = len(focused[choice].score)  # with bids heard, rarely fewer than asked fit them
@@ -332,10 +335,10 @@ def _poignee_advice(judged: ContractSamples, hand: tuple[int, ...], players: int
     thresholds = poignee_thresholds(players)
     reached = [name for name, t in zip(POIGNEE_NAMES, thresholds, strict=True) if count >= t]
     size = reached[-1] if reached else None
-    if judged.shown_score is None or judged.shown_bonus is None or judged.shown is None:
+    if judged.shown_gain is None or judged.shown_bonus is None or judged.shown is None:
         nothing = Estimate(0.0, 0.0)
         return PoigneeAdvice(False, 0.0, None, False, nothing, nothing, nothing)
-    gain = judged.shown_score - judged.score
+    gain = judged.shown_gain
     expected_gain = Estimate.of(gain)
     p_eligible = float(np.mean(judged.shown))
     eligible = p_eligible > 0

@@ -146,16 +146,18 @@ class ContractSamples:
     """Per-sample outcomes of one :class:`Choice`, the poignée hidden and the chelem not
     announced: (N,) ``made``, ``petit`` (the taker's side won the Petit au bout) and ``chelem``
     bool, ``score`` int64 the taker's total, ``chelem_bonus`` int64 the chelem's part of it.
-    Where the hand may show a poignée in some deal (with the chien's cards), ``shown_score``
-    int64 the total with it shown (the hidden one where it could not be), ``shown_bonus`` int64
-    the poignée's part of that, and ``shown`` bool whether it could be shown; else ``None``."""
+    Where the hand may show a poignée in some deal (with the chien's cards), on the samples
+    played again with it shown where it could be (M,), all of them or the first of each chunk:
+    ``shown_gain`` int64 the total with it shown less the total hidden (0 where it could not
+    be), ``shown_bonus`` int64 the poignée's part of the total shown, and ``shown`` bool
+    whether it could be shown; else ``None``."""
 
     made: np.ndarray
     score: np.ndarray
     petit: np.ndarray
     chelem: np.ndarray
     chelem_bonus: np.ndarray
-    shown_score: np.ndarray | None = None
+    shown_gain: np.ndarray | None = None
     shown_bonus: np.ndarray | None = None
     shown: np.ndarray | None = None
 
@@ -255,12 +257,14 @@ def focus_chunk(
     bidding: Bidding,
     sides: Sides = Sides(),
     announced: int = 0,
+    poignee: int | None = None,
 ) -> tuple[dict[Choice, ContractSamples], list[dict], AnnouncedSamples | None]:
     """The pair of contracts holding ``choice``, under its call, on ``n`` samples as
-    :func:`chunk` plays them (the poignée shown again where it may be): the focus of a staged
-    analysis (:mod:`plan`). Returns both contracts' samples, the deal records when kept, and
-    when ``announced`` > 0, ``choice`` on the first ``announced`` samples again with the chelem
-    announced (in the same engine run, which costs less than a run of its own)."""
+    :func:`chunk` plays them, but the poignée shown again only in the first ``poignee`` (default:
+    all) where it may be: the focus of a staged analysis (:mod:`plan`). Returns both contracts'
+    samples, the deal records when kept, and when ``announced`` > 0, ``choice`` on the first
+    ``announced`` samples again with the chelem announced (in the same engine run, which costs
+    less than a run of its own)."""
     deals, taker, _ = sample(rng, n, hand, players, position, bidding)
     first = pair_of(choice.contract)[0]
     policy, defence = sides.policies()
@@ -273,19 +277,28 @@ def focus_chunk(
         called=choice.called,
         defence_policy=defence,
         announce=(choice.contract, announced) if announced else None,
+        show_first=poignee,
     )
     pair = played[first]
     dumped = _pair_records(pair) if keep_records else []
     chelem = None if pair.announced is None else _announced_samples(pair.announced)
-    return _pair_samples(pair, first, choice.called, hand, players), dumped, chelem
+    samples = _pair_samples(pair, first, choice.called, hand, players, poignee)
+    return samples, dumped, chelem
 
 
 def _pair_samples(
-    pair: PairPlay, first: Contract, called: int | None, hand: tuple[int, ...], players: int
+    pair: PairPlay,
+    first: Contract,
+    called: int | None,
+    hand: tuple[int, ...],
+    players: int,
+    poignee: int | None = None,
 ) -> dict[Choice, ContractSamples]:
-    """Both contracts of the pair ``pair`` played (its first contract ``first``), per sample."""
+    """Both contracts of the pair ``pair`` played (its first contract ``first``), per sample;
+    the poignée's on the first ``poignee`` samples (default: all), those played again shown."""
     extra = chien_size(players) if first.takes_chien else 0
     replayed = bool(may_show(np.array(hand), players, extra))  # in some deals, maybe
+    shown = slice(poignee)
     return {
         Choice(contract, called): ContractSamples(
             made=scores.made,
@@ -293,9 +306,11 @@ def _pair_samples(
             petit=scores.petit_au_bout == Side.TAKER,
             chelem=scores.chelem == Side.TAKER,
             chelem_bonus=taker_total(pair.hidden, scores.chelem_bonus),
-            shown_score=pair.shown_score(contract) if replayed else None,
-            shown_bonus=pair.shown_bonus(contract) if replayed else None,
-            shown=pair.showed() if replayed else None,
+            shown_gain=(pair.shown_score(contract) - scores.taker_score)[shown]
+            if replayed
+            else None,
+            shown_bonus=pair.shown_bonus(contract)[shown] if replayed else None,
+            shown=pair.showed()[shown] if replayed else None,
         )
         for contract, scores in pair.hidden_scores.items()
     }

@@ -145,6 +145,7 @@ def play_pairs(
     called: np.ndarray | int | None,
     defence_policy=None,
     announce: tuple[Contract, int] | None = None,
+    show_first: int | None = None,
 ) -> dict[Contract, PairPlay]:
     """Play ``deals`` under the pair of each of ``firsts`` (the first contract of each, as in
     :data:`scoring.PAIRS`; the poignée hidden, the chelem not announced), and the deals where
@@ -154,6 +155,7 @@ def play_pairs(
     ``policy`` plays for the taker's side, ``defence_policy`` (default: the same) for the
     defence. ``announce``: a contract of one of the pairs and a count M: its first M deals are
     played once more under that contract, the chelem announced (:attr:`PairPlay.announced`).
+    ``show_first``: only the first deals, that many, may be played again shown (default: all).
 
     All are one engine run (a contract per deal, :func:`engine.start`): every pair's deals,
     and those whose taker holds enough trumps and Excuse with the chien's (before the écart, so
@@ -167,6 +169,8 @@ def play_pairs(
     for first in firsts:
         held = np.concatenate([dealt, deals.chien], axis=1) if first.takes_chien else dealt
         again = np.flatnonzero(may_show(held, deals.players))  # played a second time, shown
+        if show_first is not None:
+            again = again[again < show_first]
         announced = 0
         if announce is not None and pair_of(announce[0])[0] == first:
             announced = min(announce[1], n)

@@ -9,7 +9,9 @@ samples of every contract in seconds. Its default analysis has two stages:
 2. The **focus**: fresh samples — their own random streams, none of the survey's — of the pair
    of contracts holding the advised (or least bad) one, as many as :func:`focus_samples` says
    its intervals need to reach :data:`P_MAKE_HALF_WIDTH` and :data:`SCORE_HALF_WIDTH`. The
-   pair's numbers, its poignée, the chelem and the sensitivity come from the focus alone.
+   pair's numbers, its poignée, the chelem and the sensitivity come from the focus alone (the
+   poignée from its first :data:`POIGNEE_SAMPLES`, the chelem from its first 64 unless they
+   leave it unsettled).
 
 Why the focus numbers are unbiased for the table's own: how many focus samples are played, and
 which contracts, depend on the survey only, and the survey's samples are independent of the
@@ -45,6 +47,11 @@ variance, on 64 samples of a score that is mostly a win or a loss, is itself unc
 quarter or more (with 1.25, the README hand's Garde came out at ± 12.2 for a target of ± 12)."""
 FOCUS_SAMPLES = (64, 4000)
 """The fewest and the most samples a focus plays."""
+POIGNEE_SAMPLES = 256
+"""The focus's first samples (split between its chunks) played again with the poignée shown,
+where the hand may show one. The gain of showing is a paired difference on the same deal, far
+less spread than the score: its sign is settled long before the score's interval, and playing
+every focus sample twice would double the focus's cost for the hands that hold a poignée."""
 
 
 def focus_chunks(samples: int) -> tuple[int, ...]:
