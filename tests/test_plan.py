@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from greedy_table import GREEDY
 
-from tarot_advisor.analyzer.advice import chelem, hand_samples
+from tarot_advisor.analyzer.advice import chelem, control, hand_samples
 from tarot_advisor.analyzer.advice.advisor import FOCUS_FIRST_CHUNK, analyse_hand
 from tarot_advisor.analyzer.advice.auction import bidder
 from tarot_advisor.analyzer.advice.hand_samples import (
@@ -36,36 +36,41 @@ from tarot_advisor.analyzer.stats import Z95
 EXAMPLE = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
 
 
+STAND_IN_CONTROL = Sides("greedy", "simple")
+"""The control table while the greedy stands in for the searching one: another table, so that
+the focus's E[score] is steadied by scores that are correlated with its own, not equal."""
+
+
 @pytest.fixture
 def greedy_searches(monkeypatch: pytest.MonkeyPatch) -> None:
     """The greedy stands in for a searching table: the default analysis is then staged."""
     monkeypatch.setattr(hand_samples, "SEARCHING", frozenset({"greedy"}))
+    monkeypatch.setattr(control, "CONTROL_TABLE", STAND_IN_CONTROL)
 
 
 def test_a_survey_made_every_time_still_asks_for_samples() -> None:
     # 64 makes of 64 at a constant score: P(make) is taken at (64 + 2) / (64 + 4), whose
     # variance 0.0285 asks for 0.0285 × (1.96 / 0.035)² = 89.5 samples, × 1.5 = 135, in
     # whole chunks of 32: 160.
-    made, score = np.ones(64, bool), np.full(64, 200)
-    assert focus_samples(made, score, Contract.GARDE) == 160
+    assert focus_samples(np.ones(64, bool), 0.0, Contract.GARDE) == 160
 
 
 def test_the_score_spread_asks_for_samples_by_the_contract_multiplier() -> None:
-    # Made every time, at scores of 0 and 200 (variance 10,159): a Garde's ± 12 needs
+    # Made every time, the score's variance 10,159: a Garde's ± 12 needs
     # 10,159 × (1.96 / 12)² = 271 samples, × 1.5 = 407, in chunks of 32: 416.
     made = np.ones(64, bool)
-    score = np.tile([0, 200], 32)
-    assert focus_samples(made, score, Contract.GARDE) == 416
+    spread = 10_159.0
+    assert focus_samples(made, spread, Contract.GARDE) == 416
     # A Garde Sans (± 24) needs a quarter of it: 102, below what P(make) asks (160).
-    assert focus_samples(made, score, Contract.GARDE_SANS) == 160
+    assert focus_samples(made, spread, Contract.GARDE_SANS) == 160
     # P(make) one half: 0.25 × (1.96 / 0.035)² × 1.5 = 1,176 → 1,184, above the score's.
-    assert focus_samples(np.tile([True, False], 32), score, Contract.GARDE) == 1184
+    assert focus_samples(np.tile([True, False], 32), spread, Contract.GARDE) == 1184
 
 
 def test_the_focus_plays_at_least_64_and_at_most_4000_samples() -> None:
     made = np.ones(64, bool)
-    assert focus_samples(made, np.zeros(64), Contract.PRISE) >= 64
-    assert focus_samples(made, np.tile([-10_000, 10_000], 32), Contract.PRISE) == 4000
+    assert focus_samples(made, 0.0, Contract.PRISE) >= 64
+    assert focus_samples(made, 1e8, Contract.PRISE) == 4000
 
 
 def test_the_focus_comes_in_two_halves() -> None:
@@ -92,38 +97,62 @@ def test_the_default_for_a_searching_table_is_a_survey_then_a_focus(greedy_searc
     assert Z95 * garde.p_make.se <= P_MAKE_HALF_WIDTH
     assert Z95 * garde.expected_score.se <= SCORE_HALF_WIDTH * Contract.GARDE.multiplier
     text = analysis.to_dict()
-    assert text["focus"] == {"samples": analysis.focus.samples, "contracts": ["prise", "garde"]}
+    assert text["focus"] == {
+        "samples": analysis.focus.samples,
+        "contracts": ["prise", "garde"],
+        "controls": 16 * analysis.focus.samples,
+    }
     assert text["contracts"]["garde_sans"]["samples"] == SURVEY_SAMPLES
 
 
-def test_the_focus_is_a_fixed_number_of_samples_the_survey_never_drew(greedy_searches) -> None:
+def test_the_focus_is_a_fixed_number_of_samples_the_survey_never_drew(
+    greedy_searches, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Why the focus's numbers are unbiased: given its size, which the survey chose, they are
     # the mean of that many samples from streams of their own (chunks numbered from 2**30),
     # exactly what a run of that size on those streams alone gives (its first 32 samples a
     # chunk played again announced, as the focus plays the chelem's, and its first 128 shown).
+    # E[score] is steadied by the control table's scores on the same deals and on 16 times as
+    # many fresh ones (chunks from 2**31): mean(L − β·G) + β·mean(G fresh), here with β = 0.5.
+    monkeypatch.setattr(control, "coefficient", lambda score, greedy: 0.5)
     hand = tuple(parse_hand(EXAMPLE))
     analysis = analyse_hand(hand, seed=5, jobs=2, **GREEDY)
     assert analysis.focus is not None
-    parts = map_chunks(
-        focus_chunk,
-        analysis.focus.samples,
+    n = analysis.focus.samples
+    where = dict(
         seed=5,
-        chunk_size=focus_chunks(analysis.focus.samples),
-        first_chunk=FOCUS_FIRST_CHUNK,
         hand=hand,
         players=4,
         position=None,
         choice=Choice(Contract.GARDE, None),
-        keep_records=False,
         bidding=Bidding(bidder("calibrated")),
+    )
+    focus = dict(chunk_size=focus_chunks(n), first_chunk=FOCUS_FIRST_CHUNK)
+    parts = map_chunks(
+        focus_chunk,
+        n,
+        **focus,
+        **where,
+        keep_records=False,
         sides=Sides("greedy", "greedy"),
         announced=32,
         poignee=128,
     )
-    alone = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
-    garde = alone[Choice(Contract.GARDE, None)]
-    assert analysis.contracts[Contract.GARDE].expected_score.mean == np.mean(garde.score)
+    garde = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])[where["choice"]]
     assert analysis.contracts[Contract.GARDE].p_make.mean == np.mean(garde.made)
+    control_play = dict(sides=STAND_IN_CONTROL, **where)
+    paired = map_chunks(hand_samples.replayed_chunk, n, **focus, **control_play)
+    fresh = map_chunks(
+        hand_samples.replayed_chunk,
+        16 * n,
+        chunk_size=STAND_IN_CONTROL.chunk,
+        first_chunk=control.FRESH_FIRST_CHUNK,
+        **control_play,
+    )
+    greedy = np.concatenate([part[Contract.GARDE][1] for part in paired])
+    greedy_fresh = np.concatenate([part[Contract.GARDE][1] for part in fresh])
+    steadied = np.mean(garde.score - 0.5 * greedy) + 0.5 * np.mean(greedy_fresh)
+    assert analysis.contracts[Contract.GARDE].expected_score.mean == pytest.approx(steadied)
 
 
 def test_the_focus_estimates_average_to_the_tables_own_numbers(greedy_searches) -> None:

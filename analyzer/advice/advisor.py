@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -44,6 +45,7 @@ from .auction import (
     parse_bids,
 )
 from .chelem import CHELEM_MIN_SEARCHED, Announced, chelem_advice
+from .control import CONTROL_TABLE, Outcomes, Steadying, replayed
 from .hand import HandError, call_candidates, check_hand
 from .hand_samples import (
     DEFAULT_POLICY,
@@ -56,7 +58,6 @@ from .hand_samples import (
     chunk,
     concatenate,
     focus_chunk,
-    sensitivity_chunk,
 )
 from .heuristic import point_count
 from .paired import pair_of
@@ -144,17 +145,18 @@ def analyse_hand(
     )
     recommendation = auction.recommendation
     best = Contract(recommendation) if recommendation != "pass" else _best_of(by_choice, called)[0]
-    records, focus, announced = outcomes.records, None, None
+    choice = Choice(best, called)
+    records, focus, announced, steadied, replays = outcomes.records, None, None, {}, {}
     if stages.staged:  # the best contract's pair measured again, on samples of its own
-        run, focus, focused, dumped, announced = _focus(
-            run, by_choice[Choice(best, called)], Choice(best, called), sides, keep_records, bar
-        )
-        by_choice, records = by_choice | focused, records + dumped
-    contracts = {c: _contract_result(c, by_choice[Choice(c, called)]) for c in Contract}
-    judged = by_choice[Choice(best, called)]  # the poignée and the chelem: the best contract
-    poignees = {c: _poignee_advice(by_choice[Choice(c, called)], hand, players) for c in Contract}
-    weaker = {t: _replayed_by(run, Choice(best, called), t) for t in tables if t != sides}
-    chelem = chelem_advice(run, Choice(best, called), sides, judged, bar, recommendation, announced)
+        staged = _focus(run, by_choice, choice, sides, keep_records, bar)
+        run, focus, announced = staged.run, staged.focus, staged.announced
+        by_choice, records = by_choice | staged.samples, records + staged.records
+        steadied, replays = staged.steadied, {CONTROL_TABLE: staged.control}
+    mine = {c: by_choice[Choice(c, called)] for c in Contract}
+    contracts = {c: _contract_result(c, mine[c], steadied.get(c)) for c in Contract}
+    poignees = {c: _poignee_advice(mine[c], hand, players) for c in Contract}
+    weaker = {t: _replayed_by(run, choice, t, replays.get(t)) for t in tables if t != sides}
+    chelem = chelem_advice(run, choice, sides, mine[best], bar, recommendation, announced)
     bar.finish()
     return Analysis(
         hand=hand,
@@ -180,26 +182,38 @@ def analyse_hand(
     )
 
 
+class _Staged(NamedTuple):
+    """A staged analysis's focus (:func:`_focus`): its run (the sensitivity replays its
+    samples), the focus, its per-sample outcomes, its deal records, the chelem's first samples,
+    the pair's steadied E[score] and the control table's outcomes on the focus's deals."""
+
+    run: Run
+    focus: Focus
+    samples: dict[Choice, ContractSamples]
+    records: list[dict]
+    announced: Announced
+    steadied: dict[Contract, Estimate]
+    control: Outcomes
+
+
 def _focus(
     survey: Run,
-    judged: ContractSamples,
+    surveyed: dict[Choice, ContractSamples],
     choice: Choice,
     sides: Sides,
     keep_records: bool,
     bar: Progress,
-) -> tuple[Run, Focus, dict[Choice, ContractSamples], list[dict], Announced]:
-    """The focus of a staged analysis (:mod:`plan`): ``choice``'s pair played on fresh samples,
-    as many as the survey's ``judged`` samples of it ask for, the first of each chunk again
-    with the chelem announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown
-    (:data:`POIGNEE_SAMPLES` in all, where it may be). Returns the focus's run
-    (the sensitivity replays its samples), the focus, its per-sample outcomes, its deal
-    records and the chelem's first samples."""
-    focus = Focus(
-        focus_samples(judged.made, judged.score, choice.contract), pair_of(choice.contract)
-    )
-    chunks = focus_chunks(focus.samples)
+) -> _Staged:
+    """The focus of a staged analysis (:mod:`plan`): ``choice``'s pair played on fresh
+    samples, as many as the survey's samples (``surveyed``) and the spread of its E[score]
+    steadied by the greedy (:mod:`control`) ask for, the first of each chunk again with the
+    chelem announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown
+    (:data:`POIGNEE_SAMPLES` in all, where it may be)."""
+    steadying = Steadying.fit(survey, surveyed, choice)
+    size = focus_samples(surveyed[choice].made, steadying.spread, choice.contract)
+    chunks = focus_chunks(size)
     kwargs = {**survey.kwargs, "chunk_size": chunks}
-    run = replace(survey, samples=focus.samples, first_chunk=FOCUS_FIRST_CHUNK, kwargs=kwargs)
+    run = replace(survey, samples=size, first_chunk=FOCUS_FIRST_CHUNK, kwargs=kwargs)
     bar.grow(len(chunks))
     parts = run.map(
         focus_chunk,
@@ -211,15 +225,17 @@ def _focus(
         poignee=-(-POIGNEE_SAMPLES // len(chunks)),
     )
     focused = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
-    drawn = len(focused[choice].score)  # with bids heard, rarely fewer than asked fit them
-    focus = replace(focus, samples=drawn)
+    steadied, control, controls = steadying.estimates(run, focused)
+    # With bids heard, rarely fewer samples than asked fit them.
+    focus = Focus(len(focused[choice].score), pair_of(choice.contract), controls)
     starts = np.cumsum([0] + [len(samples[choice].score) for samples, _, _ in parts[:-1]])
     played = [(start, c) for start, (_, _, c) in zip(starts, parts, strict=True) if c is not None]
     announced = Announced(
         concatenate([c for _, c in played]),
         np.concatenate([start + np.arange(len(c.score)) for start, c in played]),
     )
-    return run, focus, focused, [r for _, dumped, _ in parts for r in dumped], announced
+    dumped = [r for _, records, _ in parts for r in records]
+    return _Staged(run, focus, focused, dumped, announced, steadied, control)
 
 
 def stages_for(samples: int | None, sides: Sides) -> Stages:
@@ -299,11 +315,15 @@ def _best_call(
     return max(call_scores, key=call_scores.__getitem__), call_scores
 
 
-def _contract_result(contract: Contract, played: ContractSamples) -> ContractResult:
+def _contract_result(
+    contract: Contract, played: ContractSamples, expected_score: Estimate | None = None
+) -> ContractResult:
+    """The contract's numbers from its per-sample outcomes; E[score] the mean of its scores
+    unless given (a focus's, steadied by the greedy: :mod:`control`)."""
     return ContractResult(
         contract=contract,
         p_make=Estimate.of(played.made),
-        expected_score=Estimate.of(played.score),
+        expected_score=expected_score or Estimate.of(played.score),
         p_petit_au_bout=float(np.mean(played.petit)),
         p_chelem=float(np.mean(played.chelem)),
     )
@@ -321,11 +341,12 @@ def _safest(contracts: dict[Contract, ContractResult], recommendation: str) -> s
     return None
 
 
-def _replayed_by(run: Run, choice: Choice, sides: Sides) -> ContractResult:
-    """The best contract replayed on the same samples by another table (the sensitivity)."""
-    parts = run.map(sensitivity_chunk, choice=choice, sides=sides)
-    made = np.concatenate([m for m, _ in parts])
-    total = np.concatenate([s for _, s in parts])
+def _replayed_by(
+    run: Run, choice: Choice, sides: Sides, outcomes: Outcomes | None = None
+) -> ContractResult:
+    """The best contract replayed on the same samples by another table (the sensitivity), or
+    read from its ``outcomes`` when that table already played them."""
+    made, total = (outcomes or replayed(run, choice, sides))[choice.contract]
     return ContractResult(choice.contract, Estimate.of(made), Estimate.of(total), 0.0, 0.0)
 
 

@@ -87,10 +87,13 @@ class ChelemAdvice:
 class Focus:
     """The second stage of a staged analysis (:mod:`plan`): ``samples`` fresh samples of the
     pair of ``contracts`` holding the advice, on which their numbers, the poignée, the chelem
-    and the sensitivity rest."""
+    and the sensitivity rest; their E[score] steadied by ``controls`` greedy deals."""
 
     samples: int
     contracts: tuple[Contract, Contract]
+    controls: int = 0
+    """Fresh deals the control table (the greedy) played, for the pair's E[score]
+    (:mod:`control`)."""
 
 
 @dataclass(frozen=True)
@@ -145,7 +148,10 @@ class Analysis:
         if self.focus is None:
             return text
         pair = " and ".join(c.label for c in self.focus.contracts)
-        return f"{text} of every contract, {self.focus.samples:,} more of {pair}"
+        text = f"{text} of every contract, {self.focus.samples:,} more of {pair}"
+        if self.focus.controls:
+            text += f" (E[score] steadied by {self.focus.controls:,} greedy deals)"
+        return text
 
     @property
     def heuristic_agrees(self) -> bool:
@@ -218,6 +224,7 @@ class Analysis:
             else {
                 "samples": self.focus.samples,
                 "contracts": [c.value for c in self.focus.contracts],
+                "controls": self.focus.controls,
             },
             "seed": self.seed,
             "heuristic": {

@@ -353,7 +353,7 @@ def _announced_samples(playout: Playout) -> AnnouncedSamples:
     )
 
 
-def sensitivity_chunk(
+def replayed_chunk(
     rng: np.random.Generator,
     n: int,
     *,
@@ -363,13 +363,18 @@ def sensitivity_chunk(
     choice: Choice,
     bidding: Bidding,
     sides: Sides,
-) -> tuple[np.ndarray, np.ndarray]:
-    """``choice`` played on the same ``n`` samples as :func:`chunk`'s (the same stream) by
-    ``sides``, the poignée hidden: (N,) bool made and int64 the taker's total."""
+) -> dict[Contract, tuple[np.ndarray, np.ndarray]]:
+    """The pair of contracts holding ``choice``, under its call, played on the same ``n``
+    samples as :func:`chunk`'s and :func:`focus_chunk`'s (the same stream) by ``sides``, the
+    poignée hidden: per contract of the pair, (N,) bool made and int64 the taker's total."""
     where = dict(hand=hand, players=players, position=position, bidding=bidding)
-    playout = _replay(rng, n, pair_of(choice.contract)[0], choice, sides, where)
-    scores = score(playout, choice.contract)
-    return scores.made, scores.taker_score
+    pair = pair_of(choice.contract)
+    playout = _replay(rng, n, pair[0], choice, sides, where)
+    return {
+        contract: (scores.made, scores.taker_score)
+        for contract in pair
+        for scores in (score(playout, contract),)
+    }
 
 
 def _replay(

@@ -8,7 +8,8 @@ samples of every contract in seconds. Its default analysis has two stages:
    advice, and measures every contract but the advised one.
 2. The **focus**: fresh samples — their own random streams, none of the survey's — of the pair
    of contracts holding the advised (or least bad) one, as many as :func:`focus_samples` says
-   its intervals need to reach :data:`P_MAKE_HALF_WIDTH` and :data:`SCORE_HALF_WIDTH`. The
+   its intervals need to reach :data:`P_MAKE_HALF_WIDTH` and :data:`SCORE_HALF_WIDTH`, its
+   E[score] steadied by the greedy's scores on the same deals (:mod:`control`). The
    pair's numbers, its poignée, the chelem and the sensitivity come from the focus alone (the
    poignée from its first :data:`POIGNEE_SAMPLES`, the chelem from its first 64 unless they
    leave it unsettled).
@@ -72,16 +73,16 @@ class Stages:
     staged: bool
 
 
-def focus_samples(made: np.ndarray, score: np.ndarray, contract: Contract) -> int:
-    """The focus's size for ``contract`` from the survey's (N,) bool ``made`` and (N,) int64
-    ``score``: enough for both targets, with :data:`MARGIN`, in whole chunks.
+def focus_samples(made: np.ndarray, spread: float, contract: Contract) -> int:
+    """The focus's size for ``contract`` from the survey's (N,) bool ``made`` and ``spread``,
+    the variance per sample of the focus's E[score] (:func:`control.spread`): enough for both
+    targets, with :data:`MARGIN`, in whole chunks.
 
     P(make)'s variance is taken at the Agresti–Coull centre (two makes and two failures added),
     so that a survey made 64 times out of 64 still asks for samples."""
     n = len(made)
     p = (float(np.sum(made)) + 2) / (n + 4)
     for_p = p * (1 - p) * (Z95 / P_MAKE_HALF_WIDTH) ** 2
-    spread = float(np.var(score, ddof=1)) if n > 1 else 0.0
     for_score = spread * (Z95 / (SCORE_HALF_WIDTH * contract.multiplier)) ** 2
     wanted = math.ceil(MARGIN * max(for_p, for_score))
     low, high = FOCUS_SAMPLES
