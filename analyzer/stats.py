@@ -12,7 +12,7 @@ Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 
 
-def wilson_interval(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson_interval(p: float, n: float, z: float = Z95) -> tuple[float, float]:
     """(low, high) of the Wilson score interval for a proportion ``p`` observed on ``n`` samples.
 
     Unlike p ± z·SE it never collapses to a point at 0 or 1: 0 successes in 2,000 samples give
@@ -36,6 +36,10 @@ class Estimate:
     se: float
     n: int | None = None
     """How many samples, when known (:meth:`of` sets it): the Wilson interval needs it."""
+    effective: float | None = None
+    """For a proportion estimated otherwise than by a plain mean (steadied by a control
+    variate): the plain samples that would be as precise, p(1 − p) / SE², which its Wilson
+    interval uses instead of ``n`` (Korn and Graubard's effective sample size)."""
 
     @classmethod
     def of(cls, values: np.ndarray) -> Estimate:
@@ -55,6 +59,8 @@ class Estimate:
     def wilson(self, z: float = Z95) -> tuple[float, float]:
         """The Wilson score interval of a proportion (the mean of 0/1 samples); see
         :func:`wilson_interval`. Raises :class:`ValueError` when ``n`` is unknown."""
+        if self.effective is not None:
+            return wilson_interval(self.mean, self.effective, z)
         if self.n is None:
             raise ValueError("the Wilson interval needs the number of samples")
         return wilson_interval(self.mean, self.n, z)

@@ -10,7 +10,7 @@ import click
 from tarot_advisor.analyzer.advice.advisor import DEFAULT_SAMPLES, analyse_hand
 from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.auction import DEFAULT_MODEL, MODELS
-from tarot_advisor.analyzer.advice.display import proportion
+from tarot_advisor.analyzer.advice.display import estimated_share, proportion
 from tarot_advisor.analyzer.advice.ecart_advice import SEARCH_SAMPLES as ECART_SEARCH_SAMPLES
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis, ecart_samples
 from tarot_advisor.analyzer.advice.hand import HandError
@@ -90,7 +90,7 @@ def render(analysis: Analysis) -> str:
         result, n = analysis.contracts[contract], analysis.contracts[contract].samples
         mark = "◀" if contract.value == analysis.recommendation else " "
         lines.append(
-            f"{contract.label:<13} {proportion(result.p_make.mean, n, 19)} "
+            f"{contract.label:<13} {estimated_share(result.p_make, 19)} "
             f"{points_text(result.expected_score):>17} "
             f"{proportion(result.p_petit_au_bout, n, 17)} "
             f"{proportion(result.p_chelem, n, 17)} {mark}".rstrip()
@@ -132,7 +132,7 @@ def contract_cells(analysis: Analysis, contract: Contract) -> tuple[str, str, st
     n = result.samples
     return (
         contract.label,
-        proportion(result.p_make.mean, n).strip(),
+        estimated_share(result.p_make).strip(),
         points_text(result.expected_score).strip(),
         proportion(result.p_petit_au_bout, n).strip(),
         proportion(result.p_chelem, n).strip(),

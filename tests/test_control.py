@@ -9,10 +9,12 @@ import pytest
 
 from tarot_advisor.analyzer.advice.control import (
     FRESH_PER_SAMPLE,
+    as_proportion,
     coefficient,
     controlled,
     spread,
 )
+from tarot_advisor.analyzer.stats import Estimate, wilson_interval
 
 
 def test_the_coefficient_is_the_slope_of_the_score_on_the_control() -> None:
@@ -66,3 +68,15 @@ def test_steadied_estimates_average_to_the_true_mean_with_the_error_they_report(
     assert abs(steadied.mean() - 100) < 4 * steadied.std(ddof=1) / np.sqrt(len(steadied))
     assert steadied.std(ddof=1) == pytest.approx(np.mean(reported), rel=0.06)
     assert steadied.std(ddof=1) / plain.std(ddof=1) == pytest.approx(0.8, abs=0.05)
+
+
+def test_a_steadied_proportion_has_the_wilson_interval_of_the_plain_samples_as_precise() -> None:
+    # 0.6 ± 0.01 is as precise as 0.6 × 0.4 / 0.01² = 2,400 plain samples: its interval is
+    # theirs, whatever the 1,000 samples it was measured on.
+    steadied = as_proportion(Estimate(0.6, 0.01, 1000))
+    assert steadied.n == 1000 and steadied.effective == pytest.approx(2400)
+    assert steadied.wilson() == pytest.approx(wilson_interval(0.6, 2400))
+    # Outside 0–1 by the control's correction: back within, and the plain interval at the end.
+    edge = as_proportion(Estimate(1.004, 0.003, 500))
+    assert edge.mean == 1.0 and edge.effective is None
+    assert edge.wilson() == wilson_interval(1.0, 500)

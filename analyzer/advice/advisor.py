@@ -185,14 +185,15 @@ def analyse_hand(
 class _Staged(NamedTuple):
     """A staged analysis's focus (:func:`_focus`): its run (the sensitivity replays its
     samples), the focus, its per-sample outcomes, its deal records, the chelem's first samples,
-    the pair's steadied E[score] and the control table's outcomes on the focus's deals."""
+    the pair's steadied P(make) and E[score], and the control table's outcomes on the focus's
+    deals."""
 
     run: Run
     focus: Focus
     samples: dict[Choice, ContractSamples]
     records: list[dict]
     announced: Announced
-    steadied: dict[Contract, Estimate]
+    steadied: dict[Contract, tuple[Estimate, Estimate]]
     control: Outcomes
 
 
@@ -205,12 +206,13 @@ def _focus(
     bar: Progress,
 ) -> _Staged:
     """The focus of a staged analysis (:mod:`plan`): ``choice``'s pair played on fresh
-    samples, as many as the survey's samples (``surveyed``) and the spread of its E[score]
-    steadied by the greedy (:mod:`control`) ask for, the first of each chunk again with the
+    samples, as many as the survey's samples (``surveyed``) and the spread of its P(make) and
+    E[score] steadied by the greedy (:mod:`control`) ask for, the first of each chunk again with the
     chelem announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown
     (:data:`POIGNEE_SAMPLES` in all, where it may be)."""
     steadying = Steadying.fit(survey, surveyed, choice)
-    size = focus_samples(surveyed[choice].made, steadying.spread, choice.contract)
+    made = surveyed[choice].made
+    size = focus_samples(made, steadying.spread, choice.contract, steadying.made_ratio)
     chunks = focus_chunks(size)
     kwargs = {**survey.kwargs, "chunk_size": chunks}
     run = replace(survey, samples=size, first_chunk=FOCUS_FIRST_CHUNK, kwargs=kwargs)
@@ -316,14 +318,17 @@ def _best_call(
 
 
 def _contract_result(
-    contract: Contract, played: ContractSamples, expected_score: Estimate | None = None
+    contract: Contract,
+    played: ContractSamples,
+    steadied: tuple[Estimate, Estimate] | None = None,
 ) -> ContractResult:
-    """The contract's numbers from its per-sample outcomes; E[score] the mean of its scores
-    unless given (a focus's, steadied by the greedy: :mod:`control`)."""
+    """The contract's numbers from its per-sample outcomes; P(make) and E[score] their plain
+    means unless ``steadied`` gives them (a focus's, steadied by the greedy: :mod:`control`)."""
+    p_make, expected_score = steadied or (Estimate.of(played.made), Estimate.of(played.score))
     return ContractResult(
         contract=contract,
-        p_make=Estimate.of(played.made),
-        expected_score=expected_score or Estimate.of(played.score),
+        p_make=p_make,
+        expected_score=expected_score,
         p_petit_au_bout=float(np.mean(played.petit)),
         p_chelem=float(np.mean(played.chelem)),
     )

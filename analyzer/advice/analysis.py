@@ -12,7 +12,7 @@ from ..game import Contract, bid_label
 from ..stats import Estimate
 from .auction import AuctionResult
 from .calibrated import CalibratedCount, calibrated_count
-from .display import Summary, proportion, signed
+from .display import Summary, estimated_share, signed
 from .hand_samples import Sides
 from .heuristic import PointCount
 
@@ -87,12 +87,13 @@ class ChelemAdvice:
 class Focus:
     """The second stage of a staged analysis (:mod:`plan`): ``samples`` fresh samples of the
     pair of ``contracts`` holding the advice, on which their numbers, the poignée, the chelem
-    and the sensitivity rest; their E[score] steadied by ``controls`` greedy deals."""
+    and the sensitivity rest; their P(make) and E[score] steadied by ``controls`` greedy
+    deals."""
 
     samples: int
     contracts: tuple[Contract, Contract]
     controls: int = 0
-    """Fresh deals the control table (the greedy) played, for the pair's E[score]
+    """Fresh deals the control table (the greedy) played, for the pair's P(make) and E[score]
     (:mod:`control`)."""
 
 
@@ -150,7 +151,7 @@ class Analysis:
         pair = " and ".join(c.label for c in self.focus.contracts)
         text = f"{text} of every contract, {self.focus.samples:,} more of {pair}"
         if self.focus.controls:
-            text += f" (E[score] steadied by {self.focus.controls:,} greedy deals)"
+            text += f" (steadied by {self.focus.controls:,} greedy deals)"
         return text
 
     @property
@@ -174,7 +175,7 @@ class Analysis:
         rows += [
             (
                 contract.label,
-                proportion(result.p_make.mean, result.samples).strip(),
+                estimated_share(result.p_make).strip(),
                 signed(result.expected_score),
             )
             for contract, result in self.contracts.items()

@@ -1,4 +1,4 @@
-"""The focus's E[score] steadied by the greedy: a control variate that keeps it unbiased.
+"""The focus's figures steadied by the greedy: a control variate that keeps them unbiased.
 
 On the same deal, the score of the lookahead table (L) and the greedy table's (G) are
 correlated: the cards that make a deal hard are hard for both. A greedy deal costs about a
@@ -15,8 +15,10 @@ G. Measured on 512 deals (4 players, Garde): ρ = 0.30 on the README hand (9% fe
 the same interval), 0.60 on a marginal hand made 60% of the time (36% fewer) — the hands whose
 focus is longest gain most. The focus is sized for this variance (:func:`spread`).
 
-P(make) keeps the plain mean and its Wilson interval: the greedy's makes correlate less (0.17
-and 0.49), and a proportion's interval should stay within 0–100%.
+Whether the contract is made is steadied the same way, by whether the greedy makes it (ρ = 0.17
+on the README hand, 0.49 on the marginal one, 0.50 on a hand that should pass): P(make)'s
+Wilson interval is then taken at the plain samples that would be as precise, p(1 − p)/SE² (Korn
+and Graubard's effective sample size), and its mean kept within 0–1.
 """
 
 from __future__ import annotations
@@ -65,11 +67,21 @@ def controlled(score: np.ndarray, control: np.ndarray, fresh: np.ndarray, beta: 
     """E[score] from (N,) ``score`` and ``control`` on the same deals and (M,) ``fresh``
     control samples of other deals: mean(score − β·control) + β·mean(fresh), with its
     standard error (the two means are independent). ``n`` is N, the samples of the score."""
-    residual = score - beta * control
+    residual = score - beta * np.asarray(control, np.float64)
+    fresh = np.asarray(fresh, np.float64)
     n, m = len(score), len(fresh)
     mean = float(residual.mean() + beta * fresh.mean())
     variance = float(np.var(residual, ddof=1)) / n + beta * beta * float(np.var(fresh, ddof=1)) / m
     return Estimate(mean, math.sqrt(variance), n)
+
+
+def as_proportion(estimate: Estimate) -> Estimate:
+    """A steadied proportion as one: its mean within 0–1, and the plain samples as precise
+    (``effective``) for its Wilson interval, when it has a spread."""
+    p = min(1.0, max(0.0, estimate.mean))
+    if estimate.se > 0 and 0 < p < 1:
+        return Estimate(p, estimate.se, estimate.n, p * (1 - p) / estimate.se**2)
+    return Estimate(p, estimate.se, estimate.n)
 
 
 Outcomes = dict[Contract, tuple[np.ndarray, np.ndarray]]
@@ -91,40 +103,49 @@ def replayed(run: Run, choice: Choice, sides: Sides) -> Outcomes:
 
 @dataclass(frozen=True)
 class Steadying:
-    """The control of one focus: ``choice``'s pair, each contract's β fitted on the survey
-    (:func:`coefficient`), and ``spread``, the variance per focus sample of ``choice``'s
-    steadied E[score] (:func:`spread`), which sizes the focus."""
+    """The control of one focus: ``choice``'s pair; each contract's β for whether it is made
+    and for its score, fitted on the survey (:func:`coefficient`); ``spread``, the variance per
+    focus sample of ``choice``'s steadied E[score] (:func:`spread`); and ``made_ratio``, the
+    share of P(make)'s variance the control leaves on the survey. Both size the focus."""
 
     choice: Choice
-    betas: dict[Contract, float]
+    betas: dict[Contract, tuple[float, float]]
     spread: float
+    made_ratio: float
 
     @classmethod
     def fit(cls, survey: Run, samples: dict[Choice, ContractSamples], choice: Choice) -> Steadying:
         """From the survey's per-sample outcomes ``samples`` and the control table's play of
         the same deals."""
         control = replayed(survey, choice, CONTROL_TABLE)
-        betas = {
-            contract: coefficient(samples[Choice(contract, choice.called)].score, greedy)
-            for contract, (_, greedy) in control.items()
-        }
-        judged, greedy = samples[choice].score, control[choice.contract][1]
-        return cls(choice, betas, spread(judged, greedy, betas[choice.contract]))
+        betas = {}
+        for contract, (made, score) in control.items():
+            mine = samples[Choice(contract, choice.called)]
+            betas[contract] = coefficient(mine.made, made), coefficient(mine.score, score)
+        judged, (made, score) = samples[choice], control[choice.contract]
+        made_beta, score_beta = betas[choice.contract]
+        plain = float(np.var(judged.made, ddof=1)) if len(judged.made) > 1 else 0.0
+        ratio = spread(judged.made, made, made_beta) / plain if plain > 0 else 1.0
+        return cls(choice, betas, spread(judged.score, score, score_beta), ratio)
 
     def estimates(
         self, focus: Run, focused: dict[Choice, ContractSamples]
-    ) -> tuple[dict[Contract, Estimate], Outcomes, int]:
-        """Each contract of the pair's E[score] (:func:`controlled`) from the ``focus``'s
-        per-sample outcomes ``focused``; the control table's outcomes on the focus's deals
-        (the sensitivity's line, when that table is the weaker one); and how many fresh deals
-        it played."""
+    ) -> tuple[dict[Contract, tuple[Estimate, Estimate]], Outcomes, int]:
+        """Each contract of the pair's P(make) and E[score] (:func:`controlled`) from the
+        ``focus``'s per-sample outcomes ``focused``; the control table's outcomes on the focus's
+        deals (the sensitivity's line, when that table is the weaker one); and how many fresh
+        deals it played."""
         paired = replayed(focus, self.choice, CONTROL_TABLE)
         size = FRESH_PER_SAMPLE * focus.samples
         kwargs = {**focus.kwargs, "chunk_size": CONTROL_TABLE.chunk}
         fresh_run = replace(focus, samples=size, first_chunk=FRESH_FIRST_CHUNK, kwargs=kwargs)
         fresh = replayed(fresh_run, self.choice, CONTROL_TABLE)
-        scores = {}
-        for contract, beta in self.betas.items():
-            score = focused[Choice(contract, self.choice.called)].score
-            scores[contract] = controlled(score, paired[contract][1], fresh[contract][1], beta)
-        return scores, paired, len(next(iter(fresh.values()))[1])
+        steadied = {}
+        for contract, (made_beta, score_beta) in self.betas.items():
+            mine = focused[Choice(contract, self.choice.called)]
+            (made, score), (fresh_made, fresh_score) = paired[contract], fresh[contract]
+            steadied[contract] = (
+                as_proportion(controlled(mine.made, made, fresh_made, made_beta)),
+                controlled(mine.score, score, fresh_score, score_beta),
+            )
+        return steadied, paired, len(next(iter(fresh.values()))[1])

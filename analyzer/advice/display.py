@@ -23,6 +23,13 @@ def proportion(p: float, n: int, width: int = 0) -> str:
     return f"{100 * p:5.1f}% [{_bound(low)}–{_bound(high)}]".rjust(width)
 
 
+def estimated_share(estimate: Estimate, width: int = 0) -> str:
+    """:func:`proportion` of an estimated proportion: its Wilson interval at its samples, or at
+    the plain samples as precise when it was steadied (:attr:`Estimate.effective`)."""
+    low, high = estimate.wilson()
+    return f"{100 * estimate.mean:5.1f}% [{_bound(low)}–{_bound(high)}]".rjust(width)
+
+
 def _bound(value: float) -> str:
     # 0 and 100 exactly as whole numbers: "[0–0.2]" reads at a glance.
     return f"{100 * value:.0f}" if value in (0.0, 1.0) else f"{100 * value:.1f}"

@@ -9,7 +9,7 @@ samples of every contract in seconds. Its default analysis has two stages:
 2. The **focus**: fresh samples — their own random streams, none of the survey's — of the pair
    of contracts holding the advised (or least bad) one, as many as :func:`focus_samples` says
    its intervals need to reach :data:`P_MAKE_HALF_WIDTH` and :data:`SCORE_HALF_WIDTH`, its
-   E[score] steadied by the greedy's scores on the same deals (:mod:`control`). The
+   P(make) and E[score] steadied by the greedy's on the same deals (:mod:`control`). The
    pair's numbers, its poignée, the chelem and the sensitivity come from the focus alone (the
    poignée from its first :data:`POIGNEE_SAMPLES`, the chelem from its first 64 unless they
    leave it unsettled).
@@ -73,16 +73,19 @@ class Stages:
     staged: bool
 
 
-def focus_samples(made: np.ndarray, spread: float, contract: Contract) -> int:
+def focus_samples(
+    made: np.ndarray, spread: float, contract: Contract, made_ratio: float = 1.0
+) -> int:
     """The focus's size for ``contract`` from the survey's (N,) bool ``made`` and ``spread``,
     the variance per sample of the focus's E[score] (:func:`control.spread`): enough for both
     targets, with :data:`MARGIN`, in whole chunks.
 
     P(make)'s variance is taken at the Agresti–Coull centre (two makes and two failures added),
-    so that a survey made 64 times out of 64 still asks for samples."""
+    so that a survey made 64 times out of 64 still asks for samples, times ``made_ratio``, the
+    share of it the control leaves (:class:`control.Steadying`)."""
     n = len(made)
     p = (float(np.sum(made)) + 2) / (n + 4)
-    for_p = p * (1 - p) * (Z95 / P_MAKE_HALF_WIDTH) ** 2
+    for_p = p * (1 - p) * made_ratio * (Z95 / P_MAKE_HALF_WIDTH) ** 2
     for_score = spread * (Z95 / (SCORE_HALF_WIDTH * contract.multiplier)) ** 2
     wanted = math.ceil(MARGIN * max(for_p, for_score))
     low, high = FOCUS_SAMPLES
