@@ -12,6 +12,7 @@ from tarot_advisor.analyzer.advice.control import (
     as_proportion,
     coefficient,
     controlled,
+    made_coefficient,
     spread,
 )
 from tarot_advisor.analyzer.stats import Estimate, wilson_interval
@@ -26,6 +27,19 @@ def test_the_coefficient_is_the_slope_of_the_score_on_the_control() -> None:
 def test_a_control_that_never_varies_steadies_nothing() -> None:
     assert coefficient(np.array([1.0, 5.0, 9.0]), np.full(3, 40.0)) == 0.0
     assert coefficient(np.array([1.0, 5.0]), np.array([2.0, 3.0])) == 0.0  # too few to fit
+
+
+def test_whether_made_is_steadied_only_on_enough_makes_and_failures() -> None:
+    # One make in 64, the greedy's only one: β would be 1 on the strength of one deal.
+    made = np.zeros(64, bool)
+    made[5] = True
+    greedy = made.copy()
+    assert coefficient(made, greedy) == pytest.approx(1.0)
+    assert made_coefficient(made, greedy) == 0.0
+    # Eight makes and fifty-six failures are enough.
+    made[40:47] = True
+    greedy[40:50] = True
+    assert made_coefficient(made, greedy) == coefficient(made, greedy) > 0
 
 
 def test_a_perfect_control_gives_the_mean_of_the_fresh_deals_exactly() -> None:

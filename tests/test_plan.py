@@ -50,9 +50,17 @@ def greedy_searches(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_survey_made_every_time_still_asks_for_samples() -> None:
     # 64 makes of 64 at a constant score: P(make) is taken at (64 + 2) / (64 + 4), whose
-    # variance 0.0285 asks for 0.0285 × (1.96 / 0.035)² = 89.5 samples, × 1.5 = 135, in
-    # whole chunks of 32: 160.
-    assert focus_samples(np.ones(64, bool), 0.0, Contract.GARDE) == 160
+    # variance 0.0285 asks for 0.0285 × (1.96 / 0.035)² = 89.5 samples, × 1.5 = 135: fewer
+    # than the fewest a focus plays.
+    assert focus_samples(np.ones(64, bool), 0.0, Contract.GARDE) == 384
+
+
+def test_p_make_asks_for_samples_by_its_variance_and_what_the_control_leaves() -> None:
+    # 56 makes of 64: (56 + 2) / 68 = 0.853, variance 0.125 × (1.96 / 0.035)² × 1.5 = 590, in
+    # chunks of 32: 608; a control that leaves two thirds of it, 393: 416.
+    made = np.array([True] * 56 + [False] * 8)
+    assert focus_samples(made, 0.0, Contract.GARDE) == 608
+    assert focus_samples(made, 0.0, Contract.GARDE, made_ratio=2 / 3) == 416
 
 
 def test_the_score_spread_asks_for_samples_by_the_contract_multiplier() -> None:
@@ -61,15 +69,15 @@ def test_the_score_spread_asks_for_samples_by_the_contract_multiplier() -> None:
     made = np.ones(64, bool)
     spread = 10_159.0
     assert focus_samples(made, spread, Contract.GARDE) == 416
-    # A Garde Sans (± 24) needs a quarter of it: 102, below what P(make) asks (160).
-    assert focus_samples(made, spread, Contract.GARDE_SANS) == 160
+    # A Garde Sans (± 24) needs a quarter of it: 102, below the fewest a focus plays.
+    assert focus_samples(made, spread, Contract.GARDE_SANS) == 384
     # P(make) one half: 0.25 × (1.96 / 0.035)² × 1.5 = 1,176 → 1,184, above the score's.
     assert focus_samples(np.tile([True, False], 32), spread, Contract.GARDE) == 1184
 
 
-def test_the_focus_plays_at_least_64_and_at_most_4000_samples() -> None:
+def test_the_focus_plays_at_least_384_and_at_most_4000_samples() -> None:
     made = np.ones(64, bool)
-    assert focus_samples(made, 0.0, Contract.PRISE) >= 64
+    assert focus_samples(made, 0.0, Contract.PRISE) == 384
     assert focus_samples(made, 1e8, Contract.PRISE) == 4000
 
 

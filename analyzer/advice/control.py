@@ -38,6 +38,10 @@ CONTROL_TABLE = GREEDY_TABLE
 FRESH_PER_SAMPLE = 16
 """Fresh greedy deals per focus sample, for E[G]: its share of the variance is then about
 ρ²/16 of the plain mean's, for 1–3% of the focus's time."""
+MIN_EACH = 8
+"""Makes and failures the survey must show of a contract before whether it is made is steadied:
+with fewer, β and the share of the variance it leaves rest on a handful of deals (one make that
+the greedy shares gives β = 1, and on the focus a spread wider than the plain mean's)."""
 FRESH_FIRST_CHUNK = 1 << 31
 """The fresh deals' chunks are numbered from here (:func:`parallel.chunk_seed`): streams that
 neither the survey (from 0) nor the focus (from 2**30) draw from."""
@@ -52,6 +56,15 @@ def coefficient(score: np.ndarray, control: np.ndarray) -> float:
     if spread == 0:
         return 0.0
     return float(np.cov(score, control)[0, 1] / spread)
+
+
+def made_coefficient(made: np.ndarray, control: np.ndarray) -> float:
+    """:func:`coefficient` for whether a contract is made ((N,) bool, and the control's), or 0
+    when the samples hold fewer than :data:`MIN_EACH` makes or failures."""
+    makes = int(np.sum(made))
+    if min(makes, len(made) - makes) < MIN_EACH:
+        return 0.0
+    return coefficient(made, control)
 
 
 def spread(score: np.ndarray, control: np.ndarray, beta: float) -> float:
@@ -121,7 +134,7 @@ class Steadying:
         betas = {}
         for contract, (made, score) in control.items():
             mine = samples[Choice(contract, choice.called)]
-            betas[contract] = coefficient(mine.made, made), coefficient(mine.score, score)
+            betas[contract] = made_coefficient(mine.made, made), coefficient(mine.score, score)
         judged, (made, score) = samples[choice], control[choice.contract]
         made_beta, score_beta = betas[choice.contract]
         plain = float(np.var(judged.made, ddof=1)) if len(judged.made) > 1 else 0.0
