@@ -19,15 +19,18 @@ MARK = "◀"
 def proportion(p: float, n: int, width: int = 0) -> str:
     """``88.8% [87.3–90.1]``: a proportion over ``n`` samples with its 95% Wilson interval,
     which stays honest at 0% and 100% (``0.0% [0–0.2]``, never "0.0% ± 0.0")."""
-    low, high = wilson_interval(p, n)
-    return f"{100 * p:5.1f}% [{_bound(low)}–{_bound(high)}]".rjust(width)
+    return _share(p, wilson_interval(p, n), width)
 
 
 def estimated_share(estimate: Estimate, width: int = 0) -> str:
     """:func:`proportion` of an estimated proportion: its Wilson interval at its samples, or at
     the plain samples as precise when it was steadied (:attr:`Estimate.effective`)."""
-    low, high = estimate.wilson()
-    return f"{100 * estimate.mean:5.1f}% [{_bound(low)}–{_bound(high)}]".rjust(width)
+    return _share(estimate.mean, estimate.wilson(), width)
+
+
+def _share(p: float, interval: tuple[float, float], width: int) -> str:
+    low, high = interval
+    return f"{100 * p:5.1f}% [{_bound(low)}–{_bound(high)}]".rjust(width)
 
 
 def _bound(value: float) -> str:
