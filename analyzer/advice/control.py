@@ -157,9 +157,10 @@ class Steadying:
         for contract, (made_beta, score_beta) in self.betas.items():
             mine = focused[Choice(contract, self.choice.called)]
             (made, score), (fresh_made, fresh_score) = paired[contract], fresh[contract]
-            p_make = controlled(mine.made, made, fresh_made, made_beta)
             steadied[contract] = (
-                as_proportion(p_make) if made_beta else Estimate.of(mine.made),
+                as_proportion(controlled(mine.made, made, fresh_made, made_beta))
+                if made_beta
+                else Estimate.of(mine.made),
                 controlled(mine.score, score, fresh_score, score_beta),
             )
         return steadied, paired, len(next(iter(fresh.values()))[1])
