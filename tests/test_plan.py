@@ -16,7 +16,6 @@ from tarot_advisor.analyzer.advice.auction import bidder
 from tarot_advisor.analyzer.advice.hand_samples import (
     Bidding,
     Choice,
-    ChunkOutcomes,
     Sides,
     focus_chunk,
 )
@@ -25,8 +24,10 @@ from tarot_advisor.analyzer.advice.plan import (
     POIGNEE_SAMPLES,
     SCORE_HALF_WIDTH,
     SURVEY_SAMPLES,
-    focus_chunks,
-    focus_samples,
+    first_round,
+    half_size,
+    margin,
+    needed,
 )
 from tarot_advisor.analyzer.cards import parse_hand
 from tarot_advisor.analyzer.game import Contract
@@ -48,44 +49,57 @@ def greedy_searches(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(control, "CONTROL_TABLE", STAND_IN_CONTROL)
 
 
-def test_a_survey_made_every_time_still_asks_for_samples() -> None:
+def test_samples_made_every_time_still_ask_for_some() -> None:
     # 64 makes of 64 at a constant score: P(make) is taken at (64 + 2) / (64 + 4), whose
-    # variance 0.0285 asks for 0.0285 × (1.96 / 0.035)² = 89.5 samples, × 1.5 = 135: fewer
-    # than the fewest a focus plays.
-    assert focus_samples(np.ones(64, bool), 0.0, Contract.GARDE) == 384
+    # variance 0.0285 asks for 0.0285 × (1.96 / 0.035)² = 89.5 samples.
+    assert needed(np.ones(64, bool), 0.0, Contract.GARDE) == pytest.approx(89.5, abs=0.1)
 
 
 def test_p_make_asks_for_samples_by_its_variance_and_what_the_control_leaves() -> None:
-    # 56 makes of 64: (56 + 2) / 68 = 0.853, variance 0.125 × (1.96 / 0.035)² × 1.5 = 590, in
-    # chunks of 32: 608; a control that leaves two thirds of it, 393: 416.
+    # 56 makes of 64: (56 + 2) / 68 = 0.853, variance 0.125 × (1.96 / 0.035)² = 393; a control
+    # that leaves two thirds of it, 262.
     made = np.array([True] * 56 + [False] * 8)
-    assert focus_samples(made, 0.0, Contract.GARDE) == 608
-    assert focus_samples(made, 0.0, Contract.GARDE, made_ratio=2 / 3) == 416
+    assert needed(made, 0.0, Contract.GARDE) == pytest.approx(393.4, abs=0.1)
+    assert needed(made, 0.0, Contract.GARDE, made_ratio=2 / 3) == pytest.approx(262.2, abs=0.1)
 
 
 def test_the_score_spread_asks_for_samples_by_the_contract_multiplier() -> None:
     # Made every time, the score's variance 10,159: a Garde's ± 12 needs
-    # 10,159 × (1.96 / 12)² = 271 samples, × 1.5 = 407, in chunks of 32: 416.
+    # 10,159 × (1.96 / 12)² = 271 samples, a Garde Sans's ± 24 a quarter of it.
     made = np.ones(64, bool)
-    spread = 10_159.0
-    assert focus_samples(made, spread, Contract.GARDE) == 416
-    # A Garde Sans (± 24) needs a quarter of it: 102, below the fewest a focus plays.
-    assert focus_samples(made, spread, Contract.GARDE_SANS) == 384
-    # P(make) one half: 0.25 × (1.96 / 0.035)² × 1.5 = 1,176 → 1,184, above the score's.
-    assert focus_samples(np.tile([True, False], 32), spread, Contract.GARDE) == 1184
+    assert needed(made, 10_159.0, Contract.GARDE) == pytest.approx(271.0, abs=0.1)
+    assert needed(made, 10_159.0, Contract.GARDE_SANS) == pytest.approx(89.5, abs=0.1)  # P's
+    # Made one time in two, P(make) asks for 0.25 × (1.96 / 0.035)² = 784, more than the score.
+    halves = np.tile([True, False], 32)
+    assert needed(halves, 10_159.0, Contract.GARDE) == pytest.approx(784, abs=0.1)
 
 
-def test_the_focus_plays_at_least_384_and_at_most_4000_samples() -> None:
-    made = np.ones(64, bool)
-    assert focus_samples(made, 0.0, Contract.PRISE) == 384
-    assert focus_samples(made, 1e8, Contract.PRISE) == 4000
+def test_the_first_round_plays_half_the_survey_asks_in_two_halves_of_at_least_128() -> None:
+    assert first_round(89.5) == (128, 128)  # the fewest
+    assert first_round(1000.0) == (256, 256)  # 500, in whole chunks of 32: 512
+    assert first_round(1e6) == (1984, 1984)  # the most, less the second round's 16 a half
 
 
-def test_the_focus_comes_in_two_halves() -> None:
-    # One per core of a laptop: a search is cheaper a deal in large runs than in small ones.
-    assert focus_chunks(352) == (176, 176)
-    assert focus_chunks(97) == (49, 48)
-    assert focus_chunks(1) == (1,)
+def test_a_half_plays_on_to_half_what_the_other_half_asks() -> None:
+    # 1,000 samples needed (with the margin): 500 a half, of which the first round played 128.
+    assert half_size(128, 1000.0) == 500
+    assert half_size(128, 10.0) == 144  # 16 more whatever the first round showed
+    assert half_size(1984, 1e6) == 2000  # 4,000 in all at most
+
+
+def test_the_margin_grows_with_the_doubt_on_the_spread() -> None:
+    # Made one time in two over 200 samples: the variance is known within √((1 − 1)/200) ≈ 0,
+    # and the least margin, 1.15, stands. Made 94 times in 100, twice over: a dozen failures set
+    # the variance, within √((14.9 − 1)/200) = 0.26 of itself, and the margin is 1 + 2.5 × 0.26.
+    assert margin(np.tile([0.0, 1.0], 100)) == pytest.approx(1.15)
+    rare = np.tile(np.repeat([1.0, 0.0], [94, 6]), 2)
+    kurtosis = (1 - 6 * 0.06 * 0.94) / (0.06 * 0.94) + 3
+    assert margin(rare) == pytest.approx(1 + 2.5 * np.sqrt((kurtosis - 197 / 199) / 200))
+    assert margin(rare) == pytest.approx(1.66, abs=0.01)
+    assert margin(np.full(50, 7.0)) == 1.15  # no spread at all
+    # A score with such failures asks for its P(make)'s and its score's samples each with its own.
+    made = rare.astype(bool)
+    assert needed(made, 10_159.0, Contract.GARDE, margins=(1.5, 2.0)) == pytest.approx(542, abs=1)
 
 
 def test_the_default_for_a_searching_table_is_a_survey_then_a_focus(greedy_searches) -> None:
@@ -113,21 +127,23 @@ def test_the_default_for_a_searching_table_is_a_survey_then_a_focus(greedy_searc
     assert text["contracts"]["garde_sans"]["samples"] == SURVEY_SAMPLES
 
 
-def test_the_focus_is_a_fixed_number_of_samples_the_survey_never_drew(
+def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
     greedy_searches, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Why the focus's numbers are unbiased: given its size, which the survey chose, they are
-    # the mean of that many samples from streams of their own (chunks numbered from 2**30),
-    # exactly what a run of that size on those streams alone gives (its first 32 samples a
-    # chunk played again announced, as the focus plays the chelem's, and its first 128 shown).
-    # P(make) and E[score] are steadied by the control table's on the same deals and on 16
-    # times as many fresh ones (chunks from 2**31): mean(L − β·G) + β·mean(G fresh), here with
-    # β = 0.5.
+    # Why the focus's numbers are unbiased: a half's size, which the survey and the other
+    # half's first round chose, leans on none of its own samples, drawn from streams of its own
+    # (chunks numbered from 2**30: the first round's two halves, then two chunks of each). Its
+    # mean is that of a run of that size on those streams alone (the first round's first 32
+    # samples a chunk played again announced, as the focus plays the chelem's, and its first
+    # 128 shown), and the focus's is the mean of its two halves' means. P(make) and E[score]
+    # are steadied by the control table's on the same deals and on 16 times as many fresh ones
+    # (chunks from 2**31): mean(L − β·G) + β·mean(G fresh), here with β = 0.5.
     monkeypatch.setattr(control, "coefficient", lambda score, greedy: 0.5)
     hand = tuple(parse_hand(EXAMPLE))
     analysis = analyse_hand(hand, seed=5, jobs=2, **GREEDY)
     assert analysis.focus is not None
-    n = analysis.focus.samples
+    n, chunks = analysis.focus.samples, analysis.focus.chunks
+    assert len(chunks) == 6 and sum(chunks) == n
     where = dict(
         seed=5,
         hand=hand,
@@ -136,20 +152,25 @@ def test_the_focus_is_a_fixed_number_of_samples_the_survey_never_drew(
         choice=Choice(Contract.GARDE, None),
         bidding=Bidding(bidder("calibrated")),
     )
-    focus = dict(chunk_size=focus_chunks(n), first_chunk=FOCUS_FIRST_CHUNK)
-    parts = map_chunks(
-        focus_chunk,
-        n,
-        **focus,
-        **where,
-        keep_records=False,
-        sides=Sides("greedy", "greedy"),
-        announced=32,
-        poignee=128,
-    )
-    garde = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])[where["choice"]]
+    rounds = [  # the chunks' sizes, the first one's stream, chelem and poignée samples a chunk
+        (chunks[:2], FOCUS_FIRST_CHUNK, 32, 128),
+        (chunks[2:], FOCUS_FIRST_CHUNK + 2, 0, 0),
+    ]
+    played, paired = [], []
     control_play = dict(sides=STAND_IN_CONTROL, **where)
-    paired = map_chunks(hand_samples.replayed_chunk, n, **focus, **control_play)
+    for sizes, first, announced, poignee in rounds:
+        streams = dict(chunk_size=sizes, first_chunk=first)
+        played += map_chunks(
+            focus_chunk,
+            sum(sizes),
+            **streams,
+            **where,
+            keep_records=False,
+            sides=Sides("greedy", "greedy"),
+            announced=announced,
+            poignee=poignee,
+        )
+        paired += map_chunks(hand_samples.replayed_chunk, sum(sizes), **streams, **control_play)
     fresh = map_chunks(
         hand_samples.replayed_chunk,
         16 * n,
@@ -158,13 +179,15 @@ def test_the_focus_is_a_fixed_number_of_samples_the_survey_never_drew(
         **control_play,
     )
     result = analysis.contracts[Contract.GARDE]
-    for index, (mine, shown) in enumerate(
-        [(garde.made, result.p_make), (garde.score, result.expected_score)]
-    ):
-        greedy = np.concatenate([part[Contract.GARDE][index] for part in paired])
+    for index, shown in enumerate([result.p_make, result.expected_score]):
+        residuals = [[], []]  # by half: chunks 0, 2 and 3, then 1, 4 and 5
+        for k, ((samples, _, _), greedy) in enumerate(zip(played, paired, strict=True)):
+            mine = samples[where["choice"]]
+            own = np.asarray([mine.made, mine.score][index], float)
+            residuals[(0, 1, 0, 0, 1, 1)[k]].append(own - 0.5 * greedy[Contract.GARDE][index])
+        halves = [np.mean(np.concatenate(half)) for half in residuals]
         greedy_fresh = np.concatenate([part[Contract.GARDE][index] for part in fresh])
-        steadied = np.mean(mine - 0.5 * greedy) + 0.5 * np.mean(greedy_fresh)
-        assert shown.mean == pytest.approx(steadied)
+        assert shown.mean == pytest.approx(np.mean(halves) + 0.5 * np.mean(greedy_fresh))
 
 
 def test_the_focus_estimates_average_to_the_tables_own_numbers(greedy_searches) -> None:
@@ -218,5 +241,6 @@ def test_a_chelem_the_first_samples_leave_unsettled_is_played_on_every_focus_sam
     )
     assert analysis.focus is not None
     assert analysis.chelem.expected_gain.n == analysis.focus.samples
-    # The survey's 2 chunks, the focus's 2, then the chelem's 2 again; the bar ends full.
-    assert seen == [(1, 2), (2, 2), (3, 4), (4, 4), (5, 6), (6, 6), (6, 6)]
+    # The survey's 2 chunks, the focus's 2 then 4, then the chelem's 6 again; the bar ends full.
+    survey, first, second = [(1, 2), (2, 2)], [(3, 4), (4, 4)], [(k, 8) for k in range(5, 9)]
+    assert seen == survey + first + second + [(k, 14) for k in range(9, 15)] + [(14, 14)]

@@ -45,7 +45,14 @@ from .auction import (
     parse_bids,
 )
 from .chelem import CHELEM_MIN_SEARCHED, Announced, chelem_advice
-from .control import CONTROL_TABLE, Outcomes, Steadying, replayed
+from .control import (
+    CONTROL_TABLE,
+    Outcomes,
+    Steadying,
+    halves_mean,
+    joined,
+    replayed,
+)
 from .hand import HandError, call_candidates, check_hand
 from .hand_samples import (
     DEFAULT_POLICY,
@@ -67,8 +74,8 @@ from .plan import (
     STAGED_CHUNK,
     SURVEY_SAMPLES,
     Stages,
-    focus_chunks,
-    focus_samples,
+    first_round,
+    half_size,
 )
 from .runs import Progress, Run
 
@@ -78,6 +85,8 @@ POIGNEE_NAMES = ("simple", "double", "triple")
 FOCUS_FIRST_CHUNK = 1 << 30
 """The focus's chunks are numbered from here (:func:`parallel.chunk_seed`): their random
 streams are none of the survey's, so its samples are independent of the survey's."""
+FOCUS_HALVES = (0, 1, 0, 0, 1, 1)
+"""The half of each of the focus's chunks: the first round's two, then two of each half's."""
 
 
 def analyse_hand(
@@ -146,14 +155,14 @@ def analyse_hand(
     recommendation = auction.recommendation
     best = Contract(recommendation) if recommendation != "pass" else _best_of(by_choice, called)[0]
     choice = Choice(best, called)
-    records, focus, announced, steadied, replays = outcomes.records, None, None, {}, {}
+    records, focus, announced, focused, replays = outcomes.records, None, None, {}, {}
     if stages.staged:  # the best contract's pair measured again, on samples of its own
         staged = _focus(run, by_choice, choice, sides, keep_records, bar)
         run, focus, announced = staged.run, staged.focus, staged.announced
         by_choice, records = by_choice | staged.samples, records + staged.records
-        steadied, replays = staged.steadied, {CONTROL_TABLE: staged.control}
+        focused, replays = staged.results, {CONTROL_TABLE: staged.control}
     mine = {c: by_choice[Choice(c, called)] for c in Contract}
-    contracts = {c: _contract_result(c, mine[c], steadied.get(c)) for c in Contract}
+    contracts = {c: focused.get(c) or _contract_result(c, mine[c]) for c in Contract}
     poignees = {c: _poignee_advice(mine[c], hand, players) for c in Contract}
     weaker = {t: _replayed_by(run, choice, t, replays.get(t)) for t in tables if t != sides}
     chelem = chelem_advice(run, choice, sides, mine[best], bar, recommendation, announced)
@@ -185,15 +194,15 @@ def analyse_hand(
 class _Staged(NamedTuple):
     """A staged analysis's focus (:func:`_focus`): its run (the sensitivity replays its
     samples), the focus, its per-sample outcomes, its deal records, the chelem's first samples,
-    the pair's steadied P(make) and E[score], and the control table's outcomes on the focus's
-    deals."""
+    the pair's numbers (P(make) and E[score] steadied, :mod:`control`), and the control table's
+    outcomes on the focus's deals."""
 
     run: Run
     focus: Focus
     samples: dict[Choice, ContractSamples]
     records: list[dict]
     announced: Announced
-    steadied: dict[Contract, tuple[Estimate, Estimate]]
+    results: dict[Contract, ContractResult]
     control: Outcomes
 
 
@@ -206,38 +215,60 @@ def _focus(
     bar: Progress,
 ) -> _Staged:
     """The focus of a staged analysis (:mod:`plan`): ``choice``'s pair played on fresh
-    samples, as many as the survey's samples (``surveyed``) and the spread of its P(make) and
-    E[score] steadied by the greedy (:mod:`control`) ask for, the first of each chunk again with the
-    chelem announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown
-    (:data:`POIGNEE_SAMPLES` in all, where it may be)."""
+    samples, in two halves and two rounds. The first round plays as many as the survey's
+    samples (``surveyed``) and the spread of its P(make) and E[score] steadied by the greedy
+    (:mod:`control`) ask for (:func:`first_round`), the first of each half again with the chelem
+    announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown
+    (:data:`POIGNEE_SAMPLES` in all, where it may be); the second, in each half, as many more as
+    the survey and the other half's first round ask for (:func:`half_size`)."""
     steadying = Steadying.fit(survey, surveyed, choice)
-    made = surveyed[choice].made
-    size = focus_samples(made, steadying.spread, choice.contract, steadying.made_ratio)
-    chunks = focus_chunks(size)
-    kwargs = {**survey.kwargs, "chunk_size": chunks}
-    run = replace(survey, samples=size, first_chunk=FOCUS_FIRST_CHUNK, kwargs=kwargs)
-    bar.grow(len(chunks))
-    parts = run.map(
+    first = first_round(steadying.needed())
+    play = dict(choice=choice, keep_records=keep_records, sides=sides, on_done=bar.step)
+    bar.grow(2)
+    parts = _focus_run(survey, first).map(
         focus_chunk,
-        on_done=bar.step,
-        choice=choice,
-        keep_records=keep_records,
-        sides=sides,
-        announced=-(-CHELEM_MIN_SEARCHED // len(chunks)),
-        poignee=-(-POIGNEE_SAMPLES // len(chunks)),
+        **play,
+        announced=-(-CHELEM_MIN_SEARCHED // 2),
+        poignee=-(-POIGNEE_SAMPLES // 2),
     )
+    controls = steadying.controls(_focus_run(survey, first))
+    other_half = [Steadying.paired(choice, p[0], c) for p, c in zip(parts, controls, strict=True)]
+    more = [
+        half_size(size, steadying.needed(other)) - size
+        for size, other in zip(first, reversed(other_half), strict=True)
+    ]
+    # Each half's second round in two chunks, so that the two cores share it evenly.
+    second = tuple(part for m in more for part in (m - m // 2, m // 2))
+    bar.grow(len(second))
+    parts += _focus_run(survey, second, after=2).map(focus_chunk, **play, announced=0, poignee=0)
+    controls += steadying.controls(_focus_run(survey, second, after=2))
+    run = _focus_run(survey, first + second)
     focused = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
-    steadied, control, controls = steadying.estimates(run, focused)
+    sizes = [len(samples[choice].score) for samples, _, _ in parts]
+    halves = np.repeat(FOCUS_HALVES, sizes)
+    control = joined(controls)
+    steadied, fresh = steadying.estimates(run, focused, control, halves)
     # With bids heard, rarely fewer samples than asked fit them.
-    focus = Focus(len(focused[choice].score), pair_of(choice.contract), controls)
-    starts = np.cumsum([0] + [len(samples[choice].score) for samples, _, _ in parts[:-1]])
+    focus = Focus(len(focused[choice].score), pair_of(choice.contract), fresh, first + second)
+    starts = np.cumsum([0, *sizes[:-1]])
     played = [(start, c) for start, (_, _, c) in zip(starts, parts, strict=True) if c is not None]
     announced = Announced(
         concatenate([c for _, c in played]),
         np.concatenate([start + np.arange(len(c.score)) for start, c in played]),
     )
     dumped = [r for _, records, _ in parts for r in records]
-    return _Staged(run, focus, focused, dumped, announced, steadied, control)
+    results = {
+        contract: _contract_result(contract, focused[Choice(contract, choice.called)], pair, halves)
+        for contract, pair in steadied.items()
+    }
+    return _Staged(run, focus, focused, dumped, announced, results, control)
+
+
+def _focus_run(survey: Run, sizes: tuple[int, ...], after: int = 0) -> Run:
+    """The focus's chunks of ``sizes``, on their own streams (from :data:`FOCUS_FIRST_CHUNK`,
+    ``after`` chunks on)."""
+    kwargs = {**survey.kwargs, "chunk_size": sizes}
+    return replace(survey, samples=sum(sizes), first_chunk=FOCUS_FIRST_CHUNK + after, kwargs=kwargs)
 
 
 def stages_for(samples: int | None, sides: Sides) -> Stages:
@@ -321,16 +352,18 @@ def _contract_result(
     contract: Contract,
     played: ContractSamples,
     steadied: tuple[Estimate, Estimate] | None = None,
+    halves: np.ndarray | None = None,
 ) -> ContractResult:
     """The contract's numbers from its per-sample outcomes; P(make) and E[score] their plain
-    means unless ``steadied`` gives them (a focus's, steadied by the greedy: :mod:`control`)."""
+    means unless ``steadied`` gives them (a focus's, steadied by the greedy: :mod:`control`),
+    the others the mean of the focus's ``halves`` (:func:`control.halves_mean`) when given."""
     p_make, expected_score = steadied or (Estimate.of(played.made), Estimate.of(played.score))
     return ContractResult(
         contract=contract,
         p_make=p_make,
         expected_score=expected_score,
-        p_petit_au_bout=float(np.mean(played.petit)),
-        p_chelem=float(np.mean(played.chelem)),
+        p_petit_au_bout=halves_mean(played.petit, halves).mean,
+        p_chelem=halves_mean(played.chelem, halves).mean,
     )
 
 

@@ -95,6 +95,9 @@ class Focus:
     controls: int = 0
     """Fresh deals the control table (the greedy) played, for the pair's P(make) and E[score]
     (:mod:`control`)."""
+    chunks: tuple[int, ...] = ()
+    """The samples each of its chunks was asked for: the first round's two halves, then two
+    chunks of each half (:data:`advisor.FOCUS_HALVES`)."""
 
 
 @dataclass(frozen=True)

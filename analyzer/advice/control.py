@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
 from ..game import Contract
 from ..stats import Estimate
+from . import plan
 from .hand_samples import GREEDY_TABLE, Choice, ContractSamples, Sides, replayed_chunk
 from .runs import Run
 
@@ -76,16 +78,36 @@ def spread(score: np.ndarray, control: np.ndarray, beta: float) -> float:
     return residual + beta * beta * own / FRESH_PER_SAMPLE
 
 
-def controlled(score: np.ndarray, control: np.ndarray, fresh: np.ndarray, beta: float) -> Estimate:
+def halves_mean(values: np.ndarray, halves: np.ndarray | None = None) -> Estimate:
+    """The mean of (N,) ``values`` as the focus takes it: the mean of its halves' means
+    (``halves``: (N,) int, 0 or 1 per sample; ``None``: one half), with its standard error. A
+    half's size may depend on the other half's samples (:mod:`plan`), so the halves are
+    weighted alike whatever their sizes; pooled, a sample's weight would lean on both."""
+    values = np.asarray(values, np.float64)
+    parts = [values] if halves is None else [values[halves == h] for h in (0, 1)]
+    parts = [part for part in parts if len(part)]
+    mean = sum(float(part.mean()) for part in parts) / len(parts)
+    spread = sum(float(np.var(part, ddof=1)) / len(part) for part in parts if len(part) > 1)
+    return Estimate(mean, math.sqrt(spread) / len(parts), len(values))
+
+
+def controlled(
+    score: np.ndarray,
+    control: np.ndarray,
+    fresh: np.ndarray,
+    beta: float,
+    halves: np.ndarray | None = None,
+) -> Estimate:
     """E[score] from (N,) ``score`` and ``control`` on the same deals and (M,) ``fresh``
-    control samples of other deals: mean(score − β·control) + β·mean(fresh), with its
-    standard error (the two means are independent). ``n`` is N, the samples of the score."""
-    residual = score - beta * np.asarray(control, np.float64)
+    control samples of other deals: mean(score − β·control) (:func:`halves_mean`) +
+    β·mean(fresh), with its standard error (the two means are independent). ``n`` is N, the
+    samples of the score."""
+    residual = halves_mean(score - beta * np.asarray(control, np.float64), halves)
+    if not beta:
+        return residual
     fresh = np.asarray(fresh, np.float64)
-    n, m = len(score), len(fresh)
-    mean = float(residual.mean() + beta * fresh.mean())
-    variance = float(np.var(residual, ddof=1)) / n + beta * beta * float(np.var(fresh, ddof=1)) / m
-    return Estimate(mean, math.sqrt(variance), n)
+    variance = residual.se**2 + beta * beta * float(np.var(fresh, ddof=1)) / len(fresh)
+    return Estimate(residual.mean + beta * float(fresh.mean()), math.sqrt(variance), len(score))
 
 
 def as_proportion(estimate: Estimate) -> Estimate:
@@ -104,7 +126,16 @@ Outcomes = dict[Contract, tuple[np.ndarray, np.ndarray]]
 def replayed(run: Run, choice: Choice, sides: Sides) -> Outcomes:
     """``choice``'s pair played by ``sides`` on ``run``'s samples (the same deals as the run's
     other tasks draw), its chunks end to end."""
-    parts = run.map(replayed_chunk, choice=choice, sides=sides)
+    return joined(replayed_parts(run, choice, sides))
+
+
+def replayed_parts(run: Run, choice: Choice, sides: Sides) -> list[Outcomes]:
+    """:func:`replayed`, chunk by chunk."""
+    return run.map(replayed_chunk, choice=choice, sides=sides)
+
+
+def joined(parts: list[Outcomes]) -> Outcomes:
+    """Outcomes of chunks, end to end."""
     return {
         contract: (
             np.concatenate([part[contract][0] for part in parts]),
@@ -114,17 +145,25 @@ def replayed(run: Run, choice: Choice, sides: Sides) -> Outcomes:
     }
 
 
+class Paired(NamedTuple):
+    """One contract's samples and the control table's on the same deals: (N,) bool made and
+    (N,) int64 the taker's total, each."""
+
+    made: np.ndarray
+    score: np.ndarray
+    control_made: np.ndarray
+    control_score: np.ndarray
+
+
 @dataclass(frozen=True)
 class Steadying:
     """The control of one focus: ``choice``'s pair; each contract's β for whether it is made
-    and for its score, fitted on the survey (:func:`coefficient`); ``spread``, the variance per
-    focus sample of ``choice``'s steadied E[score] (:func:`spread`); and ``made_ratio``, the
-    share of P(make)'s variance the control leaves on the survey. Both size the focus."""
+    and for its score, fitted on the survey (:func:`coefficient`); and ``survey``, the survey's
+    samples of ``choice`` with the control's, on which the focus is sized (:meth:`needed`)."""
 
     choice: Choice
     betas: dict[Contract, tuple[float, float]]
-    spread: float
-    made_ratio: float
+    survey: Paired
 
     @classmethod
     def fit(cls, survey: Run, samples: dict[Choice, ContractSamples], choice: Choice) -> Steadying:
@@ -135,20 +174,46 @@ class Steadying:
         for contract, (made, score) in control.items():
             mine = samples[Choice(contract, choice.called)]
             betas[contract] = made_coefficient(mine.made, made), coefficient(mine.score, score)
-        judged, (made, score) = samples[choice], control[choice.contract]
-        made_beta, score_beta = betas[choice.contract]
-        plain = float(np.var(judged.made, ddof=1)) if len(judged.made) > 1 else 0.0
-        ratio = spread(judged.made, made, made_beta) / plain if plain > 0 else 1.0
-        return cls(choice, betas, spread(judged.score, score, score_beta), ratio)
+        return cls(choice, betas, cls.paired(choice, samples, control))
+
+    @staticmethod
+    def paired(choice: Choice, samples: dict[Choice, ContractSamples], control: Outcomes) -> Paired:
+        """``choice``'s ``samples`` and the ``control`` table's outcomes on the same deals."""
+        made, score = control[choice.contract]
+        return Paired(samples[choice].made, samples[choice].score, made, score)
+
+    def controls(self, focus: Run) -> list[Outcomes]:
+        """The control table's outcomes on the ``focus``'s deals, chunk by chunk."""
+        return replayed_parts(focus, self.choice, CONTROL_TABLE)
+
+    def needed(self, more: Paired | None = None) -> float:
+        """The samples the focus's steadied mean needs (:func:`plan.needed`), measured on the
+        survey's samples and ``more`` (the first round of the focus's other half): the
+        variance per sample of its E[score] (:func:`spread`), and the share of P(make)'s that
+        the control leaves; with ``more``, each times its :func:`plan.margin`."""
+        pooled = self.survey
+        if more is not None:
+            pooled = Paired(*(np.concatenate(pair) for pair in zip(pooled, more, strict=True)))
+        made_beta, score_beta = self.betas[self.choice.contract]
+        made = pooled.made - made_beta * pooled.control_made
+        score = pooled.score - score_beta * pooled.control_score
+        plain = float(np.var(pooled.made, ddof=1)) if len(pooled.made) > 1 else 0.0
+        ratio = spread(pooled.made, pooled.control_made, made_beta) / plain if plain > 0 else 1.0
+        score_spread = spread(pooled.score, pooled.control_score, score_beta)
+        margins = (plan.margin(made), plan.margin(score)) if more is not None else (1.0, 1.0)
+        return plan.needed(pooled.made, score_spread, self.choice.contract, ratio, margins)
 
     def estimates(
-        self, focus: Run, focused: dict[Choice, ContractSamples]
-    ) -> tuple[dict[Contract, tuple[Estimate, Estimate]], Outcomes, int]:
+        self,
+        focus: Run,
+        focused: dict[Choice, ContractSamples],
+        paired: Outcomes,
+        halves: np.ndarray,
+    ) -> tuple[dict[Contract, tuple[Estimate, Estimate]], int]:
         """Each contract of the pair's P(make) and E[score] (:func:`controlled`) from the
-        ``focus``'s per-sample outcomes ``focused``; the control table's outcomes on the focus's
-        deals (the sensitivity's line, when that table is the weaker one); and how many fresh
-        deals it played."""
-        paired = replayed(focus, self.choice, CONTROL_TABLE)
+        ``focus``'s per-sample outcomes ``focused``, the control table's on the same deals
+        (``paired``) and its ``halves`` ((N,) int, 0 or 1: :func:`halves_mean`); and how many
+        fresh deals the control played."""
         size = FRESH_PER_SAMPLE * focus.samples
         kwargs = {**focus.kwargs, "chunk_size": CONTROL_TABLE.chunk}
         fresh_run = replace(focus, samples=size, first_chunk=FRESH_FIRST_CHUNK, kwargs=kwargs)
@@ -158,9 +223,7 @@ class Steadying:
             mine = focused[Choice(contract, self.choice.called)]
             (made, score), (fresh_made, fresh_score) = paired[contract], fresh[contract]
             steadied[contract] = (
-                as_proportion(controlled(mine.made, made, fresh_made, made_beta))
-                if made_beta
-                else Estimate.of(mine.made),
-                controlled(mine.score, score, fresh_score, score_beta),
+                as_proportion(controlled(mine.made, made, fresh_made, made_beta, halves)),
+                controlled(mine.score, score, fresh_score, score_beta, halves),
             )
-        return steadied, paired, len(next(iter(fresh.values()))[1])
+        return steadied, len(next(iter(fresh.values()))[1])

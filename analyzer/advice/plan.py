@@ -7,20 +7,25 @@ samples of every contract in seconds. Its default analysis has two stages:
    the auction (E[pass]) and the poignée, as a fixed-size analysis plays them. It chooses the
    advice, and measures every contract but the advised one.
 2. The **focus**: fresh samples — their own random streams, none of the survey's — of the pair
-   of contracts holding the advised (or least bad) one, as many as :func:`focus_samples` says
-   its intervals need to reach :data:`P_MAKE_HALF_WIDTH` and :data:`SCORE_HALF_WIDTH`, its
-   P(make) and E[score] steadied by the greedy's on the same deals (:mod:`control`). The
-   pair's numbers, its poignée, the chelem and the sensitivity come from the focus alone (the
-   poignée from its first :data:`POIGNEE_SAMPLES`, the chelem from its first 64 unless they
-   leave it unsettled).
+   of contracts holding the advised (or least bad) one, in two halves (one per core) and two
+   rounds. The first round plays :func:`first_round`, as the survey's spread asks. Then each
+   half plays on to :func:`half_size`, as the survey's and the *other* half's first-round
+   samples ask (with a :func:`margin` for their own uncertainty) for its intervals to reach
+   :data:`P_MAKE_HALF_WIDTH` and :data:`SCORE_HALF_WIDTH`. P(make) and E[score] are the mean
+   of the halves' means, steadied by the greedy's on the same deals (:mod:`control`). The
+   poignée and the chelem come from the first round (the poignée from its first
+   :data:`POIGNEE_SAMPLES`, the chelem from its first 64 unless they leave it unsettled), the
+   sensitivity from the whole focus.
 
-Why the focus numbers are unbiased for the table's own: how many focus samples are played, and
-which contracts, depend on the survey only, and the survey's samples are independent of the
-focus's; given the survey, the focus is a fixed number of independent draws, whose mean is
-unbiased whatever that number. Pooling the survey's samples in, or stopping the focus once its
-own interval is narrow enough, would not be (the decision to stop would lean on the very
-samples it stops) — nor would the survey's best contract measured on the survey (the winner of
-a comparison is, on those samples, luckier than it is). ``tests/test_plan.py`` checks it.
+Why the focus numbers are unbiased for the table's own: how many samples a half plays depends
+on the survey and on the other half's samples only, which are independent of its own; given
+them, the half is a fixed number of independent draws, whose mean is unbiased whatever that
+number — and so is the mean of the two halves' means. Pooling the survey's samples in, pooling
+the halves (the weights would lean on both), or stopping a half once its own interval is narrow
+enough, would not be: the decision to stop would lean on the very samples it stops (a skewed
+score's spread and mean move together), as would the survey's best contract measured on the
+survey (the winner of a comparison is, on those samples, luckier than it is).
+``tests/test_plan.py`` checks it.
 """
 
 from __future__ import annotations
@@ -42,18 +47,26 @@ P_MAKE_HALF_WIDTH = 0.035
 """The advised contract's P(make) within ± 3.5 points (95%)."""
 SCORE_HALF_WIDTH = 6.0
 """The advised contract's E[score] within ± this × its multiplier (95%): ± 12 for a Garde."""
-MARGIN = 1.5
-"""The focus plays this many times the samples the survey's spread asks for: the survey's
-variance, on 64 samples of a score that is mostly a win or a loss, is itself uncertain by a
-quarter or more (with 1.25, the README hand's Garde came out at ± 12.2 for a target of ± 12)."""
-FOCUS_SAMPLES = (384, 4000)
-"""The fewest and the most samples a focus plays. The fewest guard against a lucky survey:
-64 makes out of 64 (AC centre 0.97) ask for 160 samples, yet a contract made 93% of the time
-shows that survey one time in a hundred, and then its failures are missing from the score's
-spread too. On 24 random four-player hands, one such survey (the hand made 93–95% of the time)
-sized the focus at 160, then 256 with a floor there: ± 4.2 and ± 4.0 points of P(make), ± 14 and
-± 15 for a Garde. 384 samples keep P(make) within ± 3.5 points down to a true 90% and a Garde's
-E[score] within ± 12 up to a spread of 120, for 0.6 s more than 160 on the strongest hands."""
+MARGIN_Z = 2.5
+"""Each half of the focus plays the samples its spread asks for times :func:`margin`: 1 + this
+many standard errors of that spread, relative. The spread is measured on the survey and the
+other half's first round, and a rare failure makes it uncertain: on the README hand (made 94%),
+some 200 samples hold a dozen failures, and the spread's relative error is a quarter."""
+LEAST_MARGIN = 1.15
+"""The least :func:`margin`: the focus's own interval varies by a few per cent too."""
+FIRST_SHARE = 0.5
+"""The focus's first round plays this share of the samples the survey asks for: enough that
+the second round rests on a spread measured on a few hundred samples, and little enough that
+a survey that overstates the spread (a few unlucky failures among 64) does not oversize it."""
+FOCUS_SAMPLES = (256, 4000)
+"""The fewest samples the focus's first round plays, and the most the focus plays. The fewest
+guard against a lucky survey: 64 makes out of 64 (AC centre 0.97) ask for 90 samples, yet a
+contract made 93% of the time shows that survey one time in a hundred, and then its failures
+are missing from the spread too; 128 more samples a half show them (0.93 ** 128 < 10⁻⁴). The
+first round also carries the poignée's :data:`POIGNEE_SAMPLES`."""
+SECOND_LEAST = 16
+"""The fewest samples each half plays in the second round: a half's size may depend on the other
+half's samples only, so the second round is played whatever the first showed."""
 POIGNEE_SAMPLES = 256
 """The focus's first samples (split between its chunks) played again with the poignée shown,
 where the hand may show one. The gain of showing is a paired difference on the same deal, far
@@ -61,38 +74,66 @@ less spread than the score: its sign is settled long before the score's interval
 every focus sample twice would double the focus's cost for the hands that hold a poignée."""
 
 
-def focus_chunks(samples: int) -> tuple[int, ...]:
-    """How the focus's ``samples`` are cut: in two halves, one per core of a laptop (a search
-    costs about half as much a deal in a run of 200 deals as in one of 32, and the chelem's
-    first samples ride in the same runs)."""
-    sizes = (samples - samples // 2, samples // 2)
-    return tuple(size for size in sizes if size)
-
-
 @dataclass(frozen=True)
 class Stages:
     """How an analysis samples: ``survey`` samples of everything, in chunks of ``chunk``; and,
-    when ``staged``, a focus whose size the survey decides (:func:`focus_samples`)."""
+    when ``staged``, a focus whose size the survey decides (:func:`first_round`)."""
 
     survey: int
     chunk: int
     staged: bool
 
 
-def focus_samples(
-    made: np.ndarray, spread: float, contract: Contract, made_ratio: float = 1.0
-) -> int:
-    """The focus's size for ``contract`` from the survey's (N,) bool ``made`` and ``spread``,
-    the variance per sample of the focus's E[score] (:func:`control.spread`): enough for both
-    targets, with :data:`MARGIN`, in whole chunks.
+def needed(
+    made: np.ndarray,
+    spread: float,
+    contract: Contract,
+    made_ratio: float = 1.0,
+    margins: tuple[float, float] = (1.0, 1.0),
+) -> float:
+    """The samples a focus's mean needs to reach both targets, from (N,) bool ``made`` and
+    ``spread``, the variance per sample of the steadied E[score] (:func:`control.spread`),
+    measured on the same samples; each times its ``margins`` (P(make)'s, E[score]'s).
 
     P(make)'s variance is taken at the Agresti–Coull centre (two makes and two failures added),
-    so that a survey made 64 times out of 64 still asks for samples, times ``made_ratio``, the
-    share of it the control leaves (:class:`control.Steadying`)."""
+    so that samples made every time still ask for some, times ``made_ratio``, the share of it
+    the control leaves (:class:`control.Steadying`)."""
     n = len(made)
     p = (float(np.sum(made)) + 2) / (n + 4)
     for_p = p * (1 - p) * made_ratio * (Z95 / P_MAKE_HALF_WIDTH) ** 2
     for_score = spread * (Z95 / (SCORE_HALF_WIDTH * contract.multiplier)) ** 2
-    wanted = math.ceil(MARGIN * max(for_p, for_score))
+    return max(margins[0] * for_p, margins[1] * for_score)
+
+
+def margin(values: np.ndarray) -> float:
+    """How many times the samples that the variance of (N,) ``values`` asks for a focus plays:
+    1 + :data:`MARGIN_Z` relative standard errors of that variance (from the fourth moment,
+    √((κ − (N − 3)/(N − 1)) / N), κ the kurtosis), at least :data:`LEAST_MARGIN`."""
+    values = np.asarray(values, np.float64)
+    n = len(values)
+    centred = values - values.mean() if n else values
+    second = float(np.mean(centred**2)) if n else 0.0
+    if n < 4 or second == 0:
+        return LEAST_MARGIN
+    kurtosis = float(np.mean(centred**4)) / second**2
+    error = math.sqrt(max(kurtosis - (n - 3) / (n - 1), 0.0) / n)
+    return max(LEAST_MARGIN, 1 + MARGIN_Z * error)
+
+
+def first_round(samples: float) -> tuple[int, int]:
+    """The focus's first round, from the ``samples`` the survey says it needs (:func:`needed`):
+    two halves of :data:`FIRST_SHARE` of them in all, one per core of a laptop, within
+    :data:`FOCUS_SAMPLES` (less the second round's least), in whole chunks."""
     low, high = FOCUS_SAMPLES
-    return min(high, max(low, -(-wanted // STAGED_CHUNK) * STAGED_CHUNK))
+    wanted = -(-math.ceil(FIRST_SHARE * samples) // STAGED_CHUNK) * STAGED_CHUNK
+    half = min(high - 2 * SECOND_LEAST, max(low, wanted)) // 2
+    return half, half
+
+
+def half_size(first: int, samples: float) -> int:
+    """How many samples one half of the focus plays in all, its first round ``first`` of them:
+    half the ``samples`` needed (:func:`needed` with :func:`margin`, measured on the survey and
+    the *other* half's first round), at least :data:`SECOND_LEAST` more than ``first``, at most
+    half of :data:`FOCUS_SAMPLES`' most."""
+    wanted = math.ceil(samples / 2)
+    return min(FOCUS_SAMPLES[1] // 2, max(first + SECOND_LEAST, wanted))
