@@ -133,7 +133,7 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
     # Why the focus's numbers are unbiased: a half's size, which the survey and the other
     # half's first round chose, leans on none of its own samples, drawn from streams of its own
     # (chunks numbered from 2**30: the first round's two halves, then two chunks of each). Its
-    # mean is that of a run of that size on those streams alone (the first round's first 32
+    # mean is that of a run of that size on those streams alone (the first round's first 16
     # samples a chunk played again announced, as the focus plays the chelem's, and its first
     # 128 shown), and the focus's is the mean of its two halves' means. P(make) and E[score]
     # are steadied by the control table's on the same deals and on 16 times as many fresh ones
@@ -153,7 +153,7 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
         bidding=Bidding(bidder("calibrated")),
     )
     rounds = [  # the chunks' sizes, the first one's stream, chelem and poignée samples a chunk
-        (chunks[:2], FOCUS_FIRST_CHUNK, 32, 128),
+        (chunks[:2], FOCUS_FIRST_CHUNK, 16, 128),
         (chunks[2:], FOCUS_FIRST_CHUNK + 2, 0, 0),
     ]
     played, paired = [], []
@@ -208,12 +208,12 @@ def test_the_same_seed_gives_the_same_staged_numbers_whatever_the_jobs(greedy_se
     assert one == two
 
 
-def test_the_focus_plays_the_chelem_announced_on_its_first_64_samples(greedy_searches) -> None:
-    # Nowhere near a chelem: announcing it loses about 600, which 64 samples settle.
+def test_the_focus_plays_the_chelem_announced_on_its_first_32_samples(greedy_searches) -> None:
+    # Nowhere near a chelem: announcing it loses about 600, which 32 samples settle.
     analysis = analyse_hand(parse_hand(EXAMPLE), seed=5, **GREEDY)
     assert analysis.focus is not None and analysis.focus.samples > 64
     chelem = analysis.chelem
-    assert chelem.expected_gain.n == 64
+    assert chelem.expected_gain.n == 32
     assert chelem.expected_gain.mean < -500 and not chelem.recommended
 
 

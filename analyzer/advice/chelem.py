@@ -33,12 +33,13 @@ samples)."""
 CHELEM_MIN_SAMPLES = 500
 """Samples the chelem's verdict rests on at least: with fewer, a rare made chelem (a large
 gain) may not have shown up yet, and the standard error would understate the spread."""
-CHELEM_MIN_SEARCHED = 64
+CHELEM_MIN_SEARCHED = 32
 """The same in a staged analysis (:mod:`plan`), where a sample costs a search at every seat: the
 focus plays its first samples again announced, in its own engine runs (the rest only when these
 leave the verdict unsettled). Announcing pays only for a chelem made about half the time or more
-(+200 more when made, −200 when not), which 64 samples cannot miss; a rarer one only makes the
-loss of announcing larger."""
+(+200 more when made, −200 when not), which 32 samples cannot miss (0.5 ** 32 < 10⁻⁹ to see
+none made); a rarer one only makes the loss of announcing larger, and one made some of the time
+leaves the verdict unsettled on 32, so every focus sample is played announced."""
 
 
 @dataclass(frozen=True)

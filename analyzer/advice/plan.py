@@ -14,7 +14,7 @@ samples of every contract in seconds. Its default analysis has two stages:
    :data:`P_MAKE_HALF_WIDTH` and :data:`SCORE_HALF_WIDTH`. P(make) and E[score] are the mean
    of the halves' means, steadied by the greedy's on the same deals (:mod:`control`). The
    poignée and the chelem come from the first round (the poignée from its first
-   :data:`POIGNEE_SAMPLES`, the chelem from its first 64 unless they leave it unsettled), the
+   :data:`POIGNEE_SAMPLES`, the chelem from its first 32 unless they leave it unsettled), the
    sensitivity from the whole focus.
 
 Why the focus numbers are unbiased for the table's own: how many samples a half plays depends
