@@ -225,23 +225,25 @@ def _focus(
     first = first_round(steadying.needed())
     play = dict(choice=choice, keep_records=keep_records, sides=sides, on_done=bar.step)
     bar.grow(2)
-    parts = _focus_run(survey, first).map(
+    round_one = _focus_run(survey, first)
+    parts = round_one.map(
         focus_chunk,
         **play,
         announced=-(-CHELEM_MIN_SEARCHED // 2),
         poignee=-(-POIGNEE_SAMPLES // 2),
     )
-    controls = steadying.controls(_focus_run(survey, first))
-    other_half = [Steadying.paired(choice, p[0], c) for p, c in zip(parts, controls, strict=True)]
-    more = [
+    controls = steadying.controls(round_one)
+    seen = [Steadying.paired(choice, p[0], c) for p, c in zip(parts, controls, strict=True)]
+    more = [  # each half as the other's first round asks
         half_size(size, steadying.needed(other)) - size
-        for size, other in zip(first, reversed(other_half), strict=True)
+        for size, other in zip(first, reversed(seen), strict=True)
     ]
     # Each half's second round in two chunks, so that the two cores share it evenly.
     second = tuple(part for m in more for part in (m - m // 2, m // 2))
     bar.grow(len(second))
-    parts += _focus_run(survey, second, after=2).map(focus_chunk, **play, announced=0, poignee=0)
-    controls += steadying.controls(_focus_run(survey, second, after=2))
+    round_two = _focus_run(survey, second, after=2)
+    parts += round_two.map(focus_chunk, **play, announced=0, poignee=0)
+    controls += steadying.controls(round_two)
     run = _focus_run(survey, first + second)
     focused = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
     sizes = [len(samples[choice].score) for samples, _, _ in parts]

@@ -13,7 +13,9 @@ and the fresh ones, so the focus's E[score] stays exactly unbiased; its variance
 Var(L − β·G)/n + β²·Var(G)/M, is about (1 − ρ²) of the plain mean's, ρ the correlation of L and
 G. Measured on 512 deals (4 players, Garde): ρ = 0.30 on the README hand (9% fewer samples for
 the same interval), 0.60 on a marginal hand made 60% of the time (36% fewer) — the hands whose
-focus is longest gain most. The focus is sized for this variance (:func:`spread`).
+focus is longest gain most. The focus is sized for this variance (:func:`spread`,
+:meth:`Steadying.needed`), and its mean over the focus is the mean of its two halves' means
+(:func:`halves_mean`: a half's size leans on the other half's samples, :mod:`plan`).
 
 Whether the contract is made is steadied the same way, by whether the greedy makes it (ρ = 0.17
 on the README hand, 0.49 on the marginal one, 0.50 on a hand that should pass): P(make)'s

@@ -51,7 +51,9 @@ MARGIN_Z = 2.5
 """Each half of the focus plays the samples its spread asks for times :func:`margin`: 1 + this
 many standard errors of that spread, relative. The spread is measured on the survey and the
 other half's first round, and a rare failure makes it uncertain: on the README hand (made 94%),
-some 200 samples hold a dozen failures, and the spread's relative error is a quarter."""
+some 200 samples hold a dozen failures, and the spread's relative error is a quarter. On 24
+random four-player hands, 2 SE (at least 1.1) left two outside the targets (± 12.0 and ± 12.6
+for a Garde's ± 12), 2.5 SE (at least 1.15) none, for a median 3.5 s against 3.3 s."""
 LEAST_MARGIN = 1.15
 """The least :func:`margin`: the focus's own interval varies by a few per cent too."""
 FIRST_SHARE = 0.5
