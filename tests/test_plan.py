@@ -70,8 +70,8 @@ def test_the_score_spread_asks_for_samples_by_the_contract_multiplier() -> None:
     assert needed(made, 10_159.0, Contract.GARDE) == pytest.approx(271.0, abs=0.1)
     assert needed(made, 10_159.0, Contract.GARDE_SANS) == pytest.approx(89.5, abs=0.1)  # P's
     # Made one time in two, P(make) asks for 0.25 × (1.96 / 0.035)² = 784, more than the score.
-    halves = np.tile([True, False], 32)
-    assert needed(halves, 10_159.0, Contract.GARDE) == pytest.approx(784, abs=0.1)
+    one_in_two = np.tile([True, False], 32)
+    assert needed(one_in_two, 10_159.0, Contract.GARDE) == pytest.approx(784, abs=0.1)
 
 
 def test_the_first_round_plays_half_the_survey_asks_in_two_halves_of_at_least_128() -> None:
