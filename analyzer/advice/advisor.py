@@ -155,16 +155,16 @@ def analyse_hand(
     recommendation = auction.recommendation
     best = Contract(recommendation) if recommendation != "pass" else _best_of(by_choice, called)[0]
     choice = Choice(best, called)
-    records, focus, announced, focused, replays = outcomes.records, None, None, {}, {}
-    if stages.staged:  # the best contract's pair measured again, on samples of its own
-        staged = _focus(run, by_choice, choice, sides, keep_records, bar)
+    records, focus, announced, focused = outcomes.records, None, None, {}
+    staged = _focus(run, by_choice, choice, sides, keep_records, bar) if stages.staged else None
+    if staged is not None:  # the best contract's pair measured again, on samples of its own
         run, focus, announced = staged.run, staged.focus, staged.announced
         by_choice, records = by_choice | staged.samples, records + staged.records
-        focused, replays = staged.results, {CONTROL_TABLE: staged.control}
+        focused = staged.results
     mine = {c: by_choice[Choice(c, called)] for c in Contract}
     contracts = {c: focused.get(c) or _contract_result(c, mine[c]) for c in Contract}
     poignees = {c: _poignee_advice(mine[c], hand, players) for c in Contract}
-    weaker = {t: _replayed_by(run, choice, t, replays.get(t)) for t in tables if t != sides}
+    weaker = {t: _replayed_by(run, choice, t, staged) for t in tables if t != sides}
     chelem = chelem_advice(run, choice, sides, mine[best], bar, recommendation, announced)
     bar.finish()
     return Analysis(
@@ -194,8 +194,8 @@ def analyse_hand(
 class _Staged(NamedTuple):
     """A staged analysis's focus (:func:`_focus`): its run (the sensitivity replays its
     samples), the focus, its per-sample outcomes, its deal records, the chelem's first samples,
-    the pair's numbers (P(make) and E[score] steadied, :mod:`control`), and the control table's
-    outcomes on the focus's deals."""
+    the pair's numbers (P(make) and E[score] steadied, :mod:`control`), the control table's
+    outcomes on the focus's deals, and each sample's half ((N,) int, 0 or 1)."""
 
     run: Run
     focus: Focus
@@ -204,6 +204,7 @@ class _Staged(NamedTuple):
     announced: Announced
     results: dict[Contract, ContractResult]
     control: Outcomes
+    halves: np.ndarray
 
 
 def _focus(
@@ -263,7 +264,7 @@ def _focus(
         contract: _contract_result(contract, focused[Choice(contract, choice.called)], pair, halves)
         for contract, pair in steadied.items()
     }
-    return _Staged(run, focus, focused, dumped, announced, results, control)
+    return _Staged(run, focus, focused, dumped, announced, results, control, halves)
 
 
 def _focus_run(survey: Run, sizes: tuple[int, ...], after: int = 0) -> Run:
@@ -381,13 +382,18 @@ def _safest(contracts: dict[Contract, ContractResult], recommendation: str) -> s
     return None
 
 
-def _replayed_by(
-    run: Run, choice: Choice, sides: Sides, outcomes: Outcomes | None = None
-) -> ContractResult:
-    """The best contract replayed on the same samples by another table (the sensitivity), or
-    read from its ``outcomes`` when that table already played them."""
-    made, total = (outcomes or replayed(run, choice, sides))[choice.contract]
-    return ContractResult(choice.contract, Estimate.of(made), Estimate.of(total), 0.0, 0.0)
+def _replayed_by(run: Run, choice: Choice, sides: Sides, staged: _Staged | None) -> ContractResult:
+    """The best contract replayed on the same samples by another table (the sensitivity): on
+    the focus's samples when ``staged`` (by halves, :func:`control.halves_mean`; the control
+    table's outcomes already played there), else on every sample."""
+    if staged is not None and sides == CONTROL_TABLE:
+        made, total = staged.control[choice.contract]
+    else:
+        made, total = replayed(run, choice, sides)[choice.contract]
+    halves = None if staged is None else staged.halves
+    return ContractResult(
+        choice.contract, halves_mean(made, halves), halves_mean(total, halves), 0.0, 0.0
+    )
 
 
 def _poignee_advice(judged: ContractSamples, hand: tuple[int, ...], players: int) -> PoigneeAdvice:

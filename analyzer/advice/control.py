@@ -85,9 +85,10 @@ def halves_mean(values: np.ndarray, halves: np.ndarray | None = None) -> Estimat
     (``halves``: (N,) int, 0 or 1 per sample; ``None``: one half), with its standard error. A
     half's size may depend on the other half's samples (:mod:`plan`), so the halves are
     weighted alike whatever their sizes; pooled, a sample's weight would lean on both."""
+    if halves is None:
+        return Estimate.of(values)
     values = np.asarray(values, np.float64)
-    parts = [values] if halves is None else [values[halves == h] for h in (0, 1)]
-    parts = [part for part in parts if len(part)]
+    parts = [part for part in (values[halves == 0], values[halves == 1]) if len(part)]
     mean = sum(float(part.mean()) for part in parts) / len(parts)
     spread = sum(float(np.var(part, ddof=1)) / len(part) for part in parts if len(part) > 1)
     return Estimate(mean, math.sqrt(spread) / len(parts), len(values))
