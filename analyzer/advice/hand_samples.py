@@ -147,7 +147,8 @@ class ContractSamples:
     announced: (N,) ``made``, ``petit`` (the taker's side won the Petit au bout) and ``chelem``
     bool, ``score`` int64 the taker's total, ``chelem_bonus`` int64 the chelem's part of it.
     Where the hand may show a poignée in some deal (with the chien's cards), on the samples
-    played again with it shown where it could be (M,), all of them or the first of each chunk:
+    played again with it shown where it could be (M,), all of them or, in a focus, the first of
+    each of its first round's chunks:
     ``shown_gain`` int64 the total with it shown less the total hidden (0 where it could not
     be), ``shown_bonus`` int64 the poignée's part of the total shown, and ``shown`` bool
     whether it could be shown; else ``None``."""

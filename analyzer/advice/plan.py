@@ -113,9 +113,11 @@ def margin(values: np.ndarray) -> float:
     √((κ − (N − 3)/(N − 1)) / N), κ the kurtosis), at least :data:`LEAST_MARGIN`."""
     values = np.asarray(values, np.float64)
     n = len(values)
-    centred = values - values.mean() if n else values
-    second = float(np.mean(centred**2)) if n else 0.0
-    if n < 4 or second == 0:
+    if n < 4:
+        return LEAST_MARGIN
+    centred = values - values.mean()
+    second = float(np.mean(centred**2))
+    if second == 0:
         return LEAST_MARGIN
     kurtosis = float(np.mean(centred**4)) / second**2
     error = math.sqrt(max(kurtosis - (n - 3) / (n - 1), 0.0) / n)
