@@ -23,7 +23,7 @@ from tarot_advisor.analyzer.advice.plan import (
     P_MAKE_HALF_WIDTH,
     POIGNEE_SAMPLES,
     SCORE_HALF_WIDTH,
-    SURVEY_SAMPLES,
+    SURVEY_ROUND,
     first_round,
     half_size,
     margin,
@@ -104,15 +104,16 @@ def test_the_margin_grows_with_the_doubt_on_the_spread() -> None:
 
 def test_the_default_for_a_searching_table_is_a_survey_then_a_focus(greedy_searches) -> None:
     analysis = analyse_hand(parse_hand(EXAMPLE), seed=5, **GREEDY)
-    assert analysis.samples == SURVEY_SAMPLES and analysis.focus is not None
+    # Garde far ahead of every other action: the survey's first round settles it.
+    assert analysis.samples == SURVEY_ROUND and analysis.focus is not None
     assert analysis.recommendation == "garde"
     assert analysis.focus.contracts == (Contract.PRISE, Contract.GARDE)
     samples = {c: r.samples for c, r in analysis.contracts.items()}
     assert samples == {
         Contract.PRISE: analysis.focus.samples,
         Contract.GARDE: analysis.focus.samples,
-        Contract.GARDE_SANS: SURVEY_SAMPLES,
-        Contract.GARDE_CONTRE: SURVEY_SAMPLES,
+        Contract.GARDE_SANS: SURVEY_ROUND,
+        Contract.GARDE_CONTRE: SURVEY_ROUND,
     }
     # The advised contract within the plan's targets: ± 3.5 points of P(make), ± 12 (Garde).
     garde = analysis.contracts[Contract.GARDE]
@@ -124,7 +125,7 @@ def test_the_default_for_a_searching_table_is_a_survey_then_a_focus(greedy_searc
         "contracts": ["prise", "garde"],
         "controls": 16 * analysis.focus.samples,
     }
-    assert text["contracts"]["garde_sans"]["samples"] == SURVEY_SAMPLES
+    assert text["contracts"]["garde_sans"]["samples"] == SURVEY_ROUND
 
 
 def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
@@ -139,6 +140,7 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
     # are steadied by the control table's on the same deals and on 16 times as many fresh ones
     # (chunks from 2**31): mean(L − β·G) + β·mean(G fresh), here with β = 0.5.
     monkeypatch.setattr(control, "coefficient", lambda score, greedy: 0.5)
+    monkeypatch.setattr(control, "made_coefficient", lambda made, greedy: 0.5)
     hand = tuple(parse_hand(EXAMPLE))
     analysis = analyse_hand(hand, seed=5, jobs=2, **GREEDY)
     assert analysis.focus is not None

@@ -41,7 +41,6 @@ from .auction import (
     AuctionError,
     PointCountBidder,
     bidder,
-    evaluate,
     parse_bids,
 )
 from .chelem import CHELEM_MIN_SEARCHED, Announced, chelem_advice
@@ -62,7 +61,6 @@ from .hand_samples import (
     ChunkOutcomes,
     ContractSamples,
     Sides,
-    chunk,
     concatenate,
     focus_chunk,
 )
@@ -72,12 +70,14 @@ from .plan import (
     FOCUS_SAMPLES,
     POIGNEE_SAMPLES,
     STAGED_CHUNK,
+    SURVEY_ROUND,
     SURVEY_SAMPLES,
     Stages,
     first_round,
     half_size,
 )
 from .runs import Progress, Run
+from .survey import best_of, survey
 
 DEFAULT_SAMPLES = 2000
 """Samples of every contract for a table that does not search (the greedy's)."""
@@ -140,20 +140,11 @@ def analyse_hand(
         kwargs=dict(seed=seed, chunk_size=stages.chunk, jobs=jobs, backend=backend or FORK),
         samples=stages.survey,
     )
-    outcomes = ChunkOutcomes.merge(
-        run.map(chunk, on_done=bar.step, calls=calls, keep_records=keep_records, sides=sides)
-    )
-    by_choice = outcomes.samples
-    called, call_scores = _best_call(by_choice, calls)
-    auction = evaluate(
-        outcomes.auction,
-        {c: by_choice[Choice(c, called)].score for c in Contract},
-        bidding.heard,
-        bidding.model.label,
-        None if bidding.heard is None else outcomes.fitting[0] / outcomes.fitting[1],
-    )
+    surveyed = survey(run, calls, bar, staged=stages.staged, keep_records=keep_records, sides=sides)
+    outcomes, run, called = surveyed.outcomes, surveyed.run, surveyed.called
+    by_choice, auction = outcomes.samples, surveyed.auction
     recommendation = auction.recommendation
-    best = Contract(recommendation) if recommendation != "pass" else _best_of(by_choice, called)[0]
+    best = Contract(recommendation) if recommendation != "pass" else best_of(by_choice, called)[0]
     choice = Choice(best, called)
     records, focus, announced, focused = outcomes.records, None, None, {}
     staged = _focus(run, by_choice, choice, sides, keep_records, bar) if stages.staged else None
@@ -180,7 +171,7 @@ def analyse_hand(
         poignee=poignees[best],
         chelem=chelem,
         called=called,
-        call_scores=call_scores,
+        call_scores=surveyed.call_scores,
         auction=auction,
         poignees=poignees,
         sides=sides,
@@ -250,7 +241,7 @@ def _focus(
     sizes = [len(samples[choice].score) for samples, _, _ in parts]
     halves = np.repeat(FOCUS_HALVES, sizes)
     control = joined(controls)
-    steadied, fresh = steadying.estimates(run, focused, control, halves)
+    steadied, fresh = steadying.estimates(run, focused, control, halves, (seen[0], seen[1]))
     # With bids heard, rarely fewer samples than asked fit them.
     focus = Focus(len(focused[choice].score), pair_of(choice.contract), fresh, first + second)
     starts = np.cumsum([0, *sizes[:-1]])
@@ -281,7 +272,7 @@ def stages_for(samples: int | None, sides: Sides) -> Stages:
     if samples is not None:
         return Stages(samples, sides.chunk, staged=False)
     if sides.searches:
-        return Stages(SURVEY_SAMPLES, STAGED_CHUNK, staged=True)
+        return Stages(SURVEY_ROUND, STAGED_CHUNK, staged=True)
     return Stages(DEFAULT_SAMPLES, sides.chunk, staged=False)
 
 
@@ -331,24 +322,6 @@ def _checked_setting(
         if name not in POLICIES:
             raise HandError(f"'{name}' is not a policy (one of {', '.join(POLICIES)})")
     return position, bidding
-
-
-def _best_of(by_choice: dict, called: int | None) -> tuple[Contract, float]:
-    """The contract of highest mean score with this call, and that mean."""
-    means = {c: float(np.mean(by_choice[Choice(c, called)].score)) for c in Contract}
-    best = max(means, key=means.__getitem__)
-    return best, means[best]
-
-
-def _best_call(
-    by_choice: dict, calls: tuple[int | None, ...]
-) -> tuple[int | None, dict[int, float]]:
-    """With 5 players, the card to call (its best contract's mean score highest) and every
-    call's score; else no call."""
-    if calls == (None,):
-        return None, {}
-    call_scores = {card: _best_of(by_choice, card)[1] for card in calls}
-    return max(call_scores, key=call_scores.__getitem__), call_scores
 
 
 def _contract_result(

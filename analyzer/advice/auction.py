@@ -368,12 +368,9 @@ def evaluate(
     acceptance_rate: float | None,
 ) -> AuctionResult:
     """Every action's value from the auction's outcomes and the user's scores as taker
-    (``taker_scores``: contract → (N,) int64, on the same deals)."""
-    values = {"pass": Estimate.of(samples.defended)}
-    for contract, scores in taker_scores.items():
-        index = BIDS.index(contract.value)
-        stands = (index > samples.highest) & (index >= samples.overcall)
-        values[contract.value] = Estimate.of(np.where(stands, scores, samples.defended))
+    (``taker_scores``: contract → (N,) int64, on the same deals): the mean of
+    :func:`action_scores`."""
+    values = {a: Estimate.of(s) for a, s in action_scores(samples, taker_scores).items()}
     legal = legal_actions(heard) if heard is not None else BIDS
     return AuctionResult(
         bids=None if heard is None else tuple(BIDS[i] for i in heard),
@@ -382,3 +379,17 @@ def evaluate(
         values=values,
         acceptance_rate=acceptance_rate,
     )
+
+
+def action_scores(
+    samples: AuctionSamples, taker_scores: dict[Contract, np.ndarray]
+) -> dict[str, np.ndarray]:
+    """Each action's score per deal ((N,) int64, action name → scores): passing, the deal the
+    user defends (:attr:`AuctionSamples.defended`); a bid, the user's score as taker
+    (``taker_scores``, on the same deals) where it stands, else the deal defended."""
+    scores = {"pass": samples.defended}
+    for contract, taken in taker_scores.items():
+        index = BIDS.index(contract.value)
+        stands = (index > samples.highest) & (index >= samples.overcall)
+        scores[contract.value] = np.where(stands, taken, samples.defended)
+    return scores

@@ -7,9 +7,10 @@ for almost nothing, and
 
     Ê = mean over the focus of (L − β·G)  +  β · mean over M fresh deals of G
 
-is an unbiased estimate of E[L] for any β fixed beforehand. Here β is fitted on the survey's
-samples (L and G of the same contract on the same deals), which are independent of the focus's
-and the fresh ones, so the focus's E[score] stays exactly unbiased; its variance,
+is an unbiased estimate of E[L] for any β fixed beforehand. Here each half of the focus fits
+its β on the survey's samples and the other half's first round (L and G of the same contract on
+the same deals, :meth:`Steadying.betas`), none of its own nor the fresh ones, so the focus's
+E[score] stays exactly unbiased; its variance,
 Var(L − β·G)/n + β²·Var(G)/M, is about (1 − ρ²) of the plain mean's, ρ the correlation of L and
 G. Measured on 512 deals (4 players, Garde): ρ = 0.30 on the README hand (9% fewer samples for
 the same interval), 0.60 on a marginal hand made 60% of the time (36% fewer) — the hands whose
@@ -98,19 +99,26 @@ def controlled(
     score: np.ndarray,
     control: np.ndarray,
     fresh: np.ndarray,
-    beta: float,
+    beta: float | tuple[float, float],
     halves: np.ndarray | None = None,
 ) -> Estimate:
     """E[score] from (N,) ``score`` and ``control`` on the same deals and (M,) ``fresh``
     control samples of other deals: mean(score − β·control) (:func:`halves_mean`) +
-    β·mean(fresh), with its standard error (the two means are independent). ``n`` is N, the
-    samples of the score."""
-    residual = halves_mean(score - beta * np.asarray(control, np.float64), halves)
-    if not beta:
+    β·mean(fresh), with its standard error (the two means are independent). With ``halves``,
+    ``beta`` may be each half's (a pair): the mean of the halves' means of score − β_h·control,
+    plus the halves' mean β times mean(fresh). ``n`` is N, the samples of the score."""
+    betas = np.broadcast_to(np.asarray(beta, np.float64), 2)
+    per_sample = betas[0] if halves is None else betas[np.asarray(halves)]
+    residual = halves_mean(score - per_sample * np.asarray(control, np.float64), halves)
+    present = [0] if halves is None else np.unique(halves)
+    mean_beta = float(np.mean(betas[present]))
+    if not mean_beta:
         return residual
     fresh = np.asarray(fresh, np.float64)
-    variance = residual.se**2 + beta * beta * float(np.var(fresh, ddof=1)) / len(fresh)
-    return Estimate(residual.mean + beta * float(fresh.mean()), math.sqrt(variance), len(score))
+    variance = residual.se**2 + mean_beta**2 * float(np.var(fresh, ddof=1)) / len(fresh)
+    return Estimate(
+        residual.mean + mean_beta * float(fresh.mean()), math.sqrt(variance), len(score)
+    )
 
 
 def as_proportion(estimate: Estimate) -> Estimate:
@@ -158,53 +166,76 @@ class Paired(NamedTuple):
     control_score: np.ndarray
 
 
+def _joined(first: Paired, more: Paired | None) -> Paired:
+    """``first``'s samples, then ``more``'s (none: ``first``)."""
+    if more is None:
+        return first
+    return Paired(*(np.concatenate(pair) for pair in zip(first, more, strict=True)))
+
+
 @dataclass(frozen=True)
 class Steadying:
-    """The control of one focus: ``choice``'s pair; each contract's β for whether it is made
-    and for its score, fitted on the survey (:func:`coefficient`); and ``survey``, the survey's
-    samples of ``choice`` with the control's, on which the focus is sized (:meth:`needed`)."""
+    """The control of one focus: ``choice``'s pair, and ``survey``, each contract's survey
+    samples with the control table's on the same deals. Each half of the focus fits its β
+    (:meth:`betas`) and is sized (:meth:`needed`) on these and the other half's first round."""
 
     choice: Choice
-    betas: dict[Contract, tuple[float, float]]
-    survey: Paired
+    survey: dict[Contract, Paired]
 
     @classmethod
     def fit(cls, survey: Run, samples: dict[Choice, ContractSamples], choice: Choice) -> Steadying:
         """From the survey's per-sample outcomes ``samples`` and the control table's play of
         the same deals."""
         control = replayed(survey, choice, CONTROL_TABLE)
-        betas = {}
-        for contract, (made, score) in control.items():
-            mine = samples[Choice(contract, choice.called)]
-            betas[contract] = made_coefficient(mine.made, made), coefficient(mine.score, score)
-        return cls(choice, betas, cls.paired(choice, samples, control))
+        return cls(choice, cls.paired(choice, samples, control))
 
     @staticmethod
-    def paired(choice: Choice, samples: dict[Choice, ContractSamples], control: Outcomes) -> Paired:
-        """``choice``'s ``samples`` and the ``control`` table's outcomes on the same deals."""
-        made, score = control[choice.contract]
-        return Paired(samples[choice].made, samples[choice].score, made, score)
+    def paired(
+        choice: Choice, samples: dict[Choice, ContractSamples], control: Outcomes
+    ) -> dict[Contract, Paired]:
+        """Each contract of ``choice``'s pair: its ``samples`` and the ``control`` table's
+        outcomes on the same deals."""
+        return {
+            contract: Paired(
+                samples[Choice(contract, choice.called)].made,
+                samples[Choice(contract, choice.called)].score,
+                made,
+                score,
+            )
+            for contract, (made, score) in control.items()
+        }
 
     def controls(self, focus: Run) -> list[Outcomes]:
         """The control table's outcomes on the ``focus``'s deals, chunk by chunk."""
         return replayed_parts(focus, self.choice, CONTROL_TABLE)
 
-    def needed(self, more: Paired | None = None) -> float:
+    def betas(self, contract: Contract, more: Paired | None = None) -> tuple[float, float]:
+        """``contract``'s β for whether it is made and for its score (:func:`made_coefficient`,
+        :func:`coefficient`), fitted on the survey's samples and ``more`` (the first round of
+        the focus's other half): none of the half's own, so that its mean stays unbiased."""
+        pooled = _joined(self.survey[contract], more)
+        return (
+            made_coefficient(pooled.made, pooled.control_made),
+            coefficient(pooled.score, pooled.control_score),
+        )
+
+    def needed(self, more: dict[Contract, Paired] | None = None) -> float:
         """The samples the focus's steadied mean needs (:func:`plan.needed`), measured on the
-        survey's samples and ``more`` (the first round of the focus's other half): the
-        variance per sample of its E[score] (:func:`spread`), and the share of P(make)'s that
-        the control leaves; with ``more``, each times its :func:`plan.margin`."""
-        pooled = self.survey
-        if more is not None:
-            pooled = Paired(*(np.concatenate(pair) for pair in zip(pooled, more, strict=True)))
-        made_beta, score_beta = self.betas[self.choice.contract]
+        survey's samples and ``more`` (the first round of the focus's other half, by contract):
+        the variance per sample of its E[score] (:func:`spread`), and the share of P(make)'s
+        that the control leaves, with the β fitted there (:meth:`betas`); with ``more``, each
+        times its :func:`plan.margin`."""
+        contract = self.choice.contract
+        extra = None if more is None else more[contract]
+        pooled = _joined(self.survey[contract], extra)
+        made_beta, score_beta = self.betas(contract, extra)
         made = pooled.made - made_beta * pooled.control_made
         score = pooled.score - score_beta * pooled.control_score
         plain = float(np.var(pooled.made, ddof=1)) if len(pooled.made) > 1 else 0.0
         ratio = spread(pooled.made, pooled.control_made, made_beta) / plain if plain > 0 else 1.0
         score_spread = spread(pooled.score, pooled.control_score, score_beta)
         margins = (plan.margin(made), plan.margin(score)) if more is not None else (1.0, 1.0)
-        return plan.needed(pooled.made, score_spread, self.choice.contract, ratio, margins)
+        return plan.needed(pooled.made, score_spread, contract, ratio, margins)
 
     def estimates(
         self,
@@ -212,21 +243,27 @@ class Steadying:
         focused: dict[Choice, ContractSamples],
         paired: Outcomes,
         halves: np.ndarray,
+        first_rounds: tuple[dict[Contract, Paired], dict[Contract, Paired]],
     ) -> tuple[dict[Contract, tuple[Estimate, Estimate]], int]:
         """Each contract of the pair's P(make) and E[score] (:func:`controlled`) from the
         ``focus``'s per-sample outcomes ``focused``, the control table's on the same deals
-        (``paired``) and its ``halves`` ((N,) int, 0 or 1: :func:`halves_mean`); and how many
-        fresh deals the control played."""
+        (``paired``) and its ``halves`` ((N,) int, 0 or 1: :func:`halves_mean`), each half's β
+        fitted on the survey and the other half's first round (``first_rounds``, by half); and
+        how many fresh deals the control played."""
         size = FRESH_PER_SAMPLE * focus.samples
         kwargs = {**focus.kwargs, "chunk_size": CONTROL_TABLE.chunk}
         fresh_run = replace(focus, samples=size, first_chunk=FRESH_FIRST_CHUNK, kwargs=kwargs)
         fresh = replayed(fresh_run, self.choice, CONTROL_TABLE)
         steadied = {}
-        for contract, (made_beta, score_beta) in self.betas.items():
+        for contract in self.survey:
             mine = focused[Choice(contract, self.choice.called)]
             (made, score), (fresh_made, fresh_score) = paired[contract], fresh[contract]
+            made_betas, score_betas = zip(
+                *(self.betas(contract, other[contract]) for other in reversed(first_rounds)),
+                strict=True,
+            )
             steadied[contract] = (
-                as_proportion(controlled(mine.made, made, fresh_made, made_beta, halves)),
-                controlled(mine.score, score, fresh_score, score_beta, halves),
+                as_proportion(controlled(mine.made, made, fresh_made, made_betas, halves)),
+                controlled(mine.score, score, fresh_score, score_betas, halves),
             )
         return steadied, len(next(iter(fresh.values()))[1])

@@ -188,8 +188,10 @@ class ChunkOutcomes:
     def merge_samples(
         chunks: Sequence[dict[Choice, ContractSamples]],
     ) -> dict[Choice, ContractSamples]:
-        """The chunks' per-sample outcomes, end to end in chunk order, by choice."""
-        return {key: concatenate([c[key] for c in chunks]) for key in chunks[0]}
+        """The chunks' per-sample outcomes, end to end in chunk order, by choice: the choices
+        of the first chunk, each from the chunks that played it (a call the survey dropped after
+        its first round, from those of that round: :mod:`survey`)."""
+        return {key: concatenate([c[key] for c in chunks if key in c]) for key in chunks[0]}
 
     @staticmethod
     def merge(chunks: Sequence[ChunkOutcomes]) -> ChunkOutcomes:

@@ -3,8 +3,9 @@
 A table where a side plays by search (the lookahead, some 10 ms of CPU a deal) cannot play 2,000
 samples of every contract in seconds. Its default analysis has two stages:
 
-1. The **survey**: :data:`SURVEY_SAMPLES` samples, every contract (every call with 5 players),
-   the auction (E[pass]) and the poignée, as a fixed-size analysis plays them. It chooses the
+1. The **survey**: up to :data:`SURVEY_SAMPLES` samples, every contract (every call with 5
+   players), the auction (E[pass]) and the poignée, as a fixed-size analysis plays them, in two
+   rounds, the second where the first leaves the choice open (:mod:`survey`). It chooses the
    advice, and measures every contract but the advised one.
 2. The **focus**: fresh samples — their own random streams, none of the survey's — of the pair
    of contracts holding the advised (or least bad) one, in two halves (one per core) and two
@@ -39,10 +40,19 @@ from ..game import Contract
 from ..stats import Z95
 
 SURVEY_SAMPLES = 64
-"""Samples of every contract in the survey: enough to choose between contracts, whose paired
-differences on the same samples are far more precise than each contract's own numbers."""
-STAGED_CHUNK = 32
-"""Samples per chunk of a staged analysis: the survey is two chunks, one per core of a laptop."""
+"""The most samples of every contract in the survey: enough to choose between contracts, whose
+paired differences on the same samples are far more precise than each contract's own numbers.
+It plays them in two rounds of :data:`SURVEY_ROUND`, the second only where the first leaves the
+choice open (:mod:`survey`)."""
+SURVEY_ROUND = SURVEY_SAMPLES // 2
+"""Samples of every contract in each of the survey's rounds."""
+STAGED_CHUNK = 16
+"""Samples per chunk of a staged analysis: each round of the survey is two chunks, one per core
+of a laptop."""
+SETTLED_Z = 2.0
+"""Standard errors of a paired difference by which the survey's first round must show a call
+worse than the best (to drop it), and the advised action ahead of every other (to stop):
+:mod:`survey`."""
 P_MAKE_HALF_WIDTH = 0.035
 """The advised contract's P(make) within ± 3.5 points (95%)."""
 SCORE_HALF_WIDTH = 6.0

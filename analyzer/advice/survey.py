@@ -1,0 +1,159 @@
+"""The survey: every contract under every call, and the auction around the user, played on the
+same samples; the call and the advice chosen from them.
+
+A fixed-size analysis plays it once, on all its samples. A staged analysis (:mod:`plan`) plays
+it in up to two rounds of :data:`plan.SURVEY_ROUND` samples, as the first round leaves the
+choice open:
+
+- with 5 players, a call whose best contract trails the best call's by more than
+  :data:`plan.SETTLED_Z` standard errors of their paired difference (on the same deals) is
+  dropped: it keeps its first round's numbers, and the call is chosen among the others;
+- when one call is left and the advised action leads every other legal action by as many
+  standard errors, the survey stops there;
+- else the second round plays the calls still in, and the auction, on as many fresh samples.
+
+On 30 random four-player hands of point count 40 or more, the first round settled 16, and each
+of them on the advice that 64 samples gave; with 5 players (12 hands), it settled none but
+dropped a quarter of the calls.
+
+The survey's numbers are for choosing: whether it plays on leans on its first round, so they
+may lean a little too (as the chelem's stop does). The advised contract's pair is measured
+again by the focus, on samples of its own, exactly unbiased (:mod:`plan`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import NamedTuple
+
+import numpy as np
+
+from ..game import Contract
+from .auction import AuctionResult, action_scores, evaluate
+from .hand_samples import Choice, ChunkOutcomes, ContractSamples, Sides, chunk
+from .plan import SETTLED_Z
+from .runs import Progress, Run
+
+
+class Surveyed(NamedTuple):
+    """A survey's outcomes (a dropped call's on the first round's samples only); ``run``, the
+    samples the chosen call was played on (the sensitivity and the control replay them); the
+    call chosen and every call's score (5 players, else ``None`` and none); the auction's
+    values for the chosen call."""
+
+    outcomes: ChunkOutcomes
+    run: Run
+    called: int | None
+    call_scores: dict[int, float]
+    auction: AuctionResult
+
+
+def survey(
+    run: Run,
+    calls: tuple[int | None, ...],
+    bar: Progress,
+    *,
+    staged: bool,
+    keep_records: bool,
+    sides: Sides,
+) -> Surveyed:
+    """The survey of ``run``'s samples (a staged one's first round) under every call of
+    ``calls`` (``(None,)`` below 5 players); see the module docstring."""
+    play = dict(on_done=bar.step, keep_records=keep_records, sides=sides)
+    parts = run.map(chunk, calls=calls, **play)
+    outcomes = ChunkOutcomes.merge(parts)
+    surveyed = _chosen(outcomes, run, calls, calls)
+    if not staged:
+        return surveyed
+    live = live_calls(outcomes.samples, calls, surveyed.called)
+    if len(live) == 1 and settled(surveyed.auction, _actions(outcomes, surveyed)):
+        return surveyed
+    rounds = len(parts)
+    bar.grow(rounds)
+    second = replace(run, first_chunk=run.first_chunk + rounds)
+    outcomes = ChunkOutcomes.merge(parts + second.map(chunk, calls=live, **play))
+    return _chosen(outcomes, replace(run, samples=2 * run.samples), calls, live)
+
+
+def _chosen(
+    outcomes: ChunkOutcomes,
+    run: Run,
+    calls: tuple[int | None, ...],
+    live: Sequence[int | None],
+) -> Surveyed:
+    """The best of the ``live`` calls (its best contract's mean score highest) and the auction
+    under it."""
+    by_choice = outcomes.samples
+    bidding = run.common["bidding"]
+    called, call_scores = None, {}
+    if calls != (None,):
+        call_scores = {card: best_of(by_choice, card)[1] for card in calls}
+        called = max(live, key=call_scores.__getitem__)
+    fitting, drawn = outcomes.fitting
+    auction = evaluate(
+        outcomes.auction,
+        {c: by_choice[Choice(c, called)].score for c in Contract},
+        bidding.heard,
+        bidding.model.label,
+        None if bidding.heard is None else fitting / drawn,
+    )
+    return Surveyed(outcomes, run, called, call_scores, auction)
+
+
+def _actions(outcomes: ChunkOutcomes, surveyed: Surveyed) -> dict[str, np.ndarray]:
+    """Every action's score per sample under the chosen call."""
+    scores = {c: outcomes.samples[Choice(c, surveyed.called)].score for c in Contract}
+    return action_scores(outcomes.auction, scores)
+
+
+def best_of(by_choice: dict[Choice, ContractSamples], called: int | None) -> tuple[Contract, float]:
+    """The contract of highest mean score under the call ``called``, and that mean."""
+    means = {c: float(np.mean(by_choice[Choice(c, called)].score)) for c in Contract}
+    best = max(means, key=means.__getitem__)
+    return best, means[best]
+
+
+def live_calls(
+    by_choice: dict[Choice, ContractSamples],
+    calls: tuple[int | None, ...],
+    called: int | None,
+) -> tuple[int | None, ...]:
+    """The ``calls`` still in the choice: ``called`` (the best) and those whose best contract
+    does not trail its best contract by more than :data:`plan.SETTLED_Z` standard errors of the
+    paired difference."""
+    leader = by_choice[Choice(best_of(by_choice, called)[0], called)].score
+    return tuple(
+        card
+        for card in calls
+        if card == called
+        or lead(leader, by_choice[Choice(best_of(by_choice, card)[0], card)].score) < SETTLED_Z
+    )
+
+
+def settled(auction: AuctionResult, scores: dict[str, np.ndarray]) -> bool:
+    """Whether the advised action leads every other legal action by :data:`plan.SETTLED_Z`
+    standard errors of the paired difference (``scores``: :func:`auction.action_scores`)."""
+    advised = scores[auction.recommendation]
+    return all(
+        lead(advised, scores[action]) >= SETTLED_Z
+        for action in auction.legal_actions
+        if action != auction.recommendation
+    )
+
+
+def lead(ahead: np.ndarray, behind: np.ndarray) -> float:
+    """The mean of ``ahead − behind`` ((N,) per-sample scores, paired) in standard errors of
+    that mean: ``inf`` when ahead by the same amount on every sample, 0 when tied on every
+    one."""
+    difference = np.asarray(ahead, np.float64) - behind
+    mean = float(np.mean(difference))
+    se = (
+        float(np.std(difference, ddof=1)) / math.sqrt(len(difference))
+        if len(difference) > 1
+        else 0.0
+    )
+    if se == 0:
+        return math.copysign(math.inf, mean) if mean != 0 else 0.0
+    return mean / se

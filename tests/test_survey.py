@@ -1,0 +1,139 @@
+"""The survey of a staged analysis (analyzer/advice/survey.py): a first round of every contract,
+and a second only where the first leaves the choice open.
+
+As in test_plan.py, the greedy stands in for a table that searches, so that these run fast."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from greedy_table import GREEDY
+
+from tarot_advisor.analyzer.advice import control, hand_samples
+from tarot_advisor.analyzer.advice.advisor import analyse_hand
+from tarot_advisor.analyzer.advice.auction import AuctionResult, bidder
+from tarot_advisor.analyzer.advice.hand import call_candidates, check_hand
+from tarot_advisor.analyzer.advice.hand_samples import (
+    Bidding,
+    Choice,
+    ChunkOutcomes,
+    ContractSamples,
+    Sides,
+    chunk,
+)
+from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_ROUND, SURVEY_SAMPLES, Stages
+from tarot_advisor.analyzer.advice.runs import Progress, Run
+from tarot_advisor.analyzer.advice.survey import lead, live_calls, settled, survey
+from tarot_advisor.analyzer.cards import parse_card, parse_hand
+from tarot_advisor.analyzer.game import BIDS, Contract
+from tarot_advisor.analyzer.parallel import FORK
+from tarot_advisor.analyzer.stats import Estimate
+
+
+@pytest.fixture
+def greedy_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hand_samples, "SEARCHING", frozenset({"greedy"}))
+    monkeypatch.setattr(control, "CONTROL_TABLE", Sides("greedy", "simple"))
+
+
+def test_a_lead_is_counted_in_standard_errors_of_the_paired_difference() -> None:
+    # Differences 10, 30, 10, 30: mean 20, SD 11.55, SE 5.77: 3.46 SE ahead.
+    assert lead(np.array([110, 130, 60, 80]), np.array([100, 100, 50, 50])) == pytest.approx(
+        3.46, abs=0.01
+    )
+    assert lead(np.array([5, 5]), np.array([1, 1])) == math.inf  # ahead by 4 on every deal
+    assert lead(np.array([1, 2]), np.array([1, 2])) == 0.0  # the same scores: no lead
+
+
+def _auction(scores: dict[str, list[int]]) -> tuple[AuctionResult, dict[str, np.ndarray]]:
+    arrays = {action: np.array(s) for action, s in scores.items()}
+    values = {action: Estimate.of(s) for action, s in arrays.items()}
+    return AuctionResult(None, "calibrated", tuple(BIDS), values, None), arrays
+
+
+def test_the_advice_is_settled_when_it_leads_every_other_legal_action_by_two_se() -> None:
+    clear, scores = _auction(
+        {
+            "pass": [0, 0, -20, 0],
+            "prise": [60, 70, 55, 65],
+            "garde": [120, 140, 110, 130],
+            "garde_sans": [-100, -80, -150, -90],
+            "garde_contre": [-300, -250, -350, -280],
+        }
+    )
+    assert clear.recommendation == "garde" and settled(clear, scores)
+    # Garde Sans as good as Garde on average, but far less sure: not settled.
+    close, scores = _auction(
+        {**{a: s.tolist() for a, s in scores.items()}, "garde_sans": [100, 200, 40, 190]}
+    )
+    assert close.recommendation == "garde_sans" and not settled(close, scores)
+
+
+def _samples(scores: list[int]) -> ContractSamples:
+    score = np.array(scores)
+    no = np.zeros(len(score), bool)
+    return ContractSamples(score > 0, score, no, no, np.zeros(len(score), np.int64))
+
+
+def test_a_call_clearly_worse_than_the_best_is_dropped() -> None:
+    kings = [parse_card(c) for c in ("R♦", "R♣", "R♥")]
+    scores = {  # each call's best contract (Garde) on the same four deals
+        kings[0]: [200, 240, 180, 220],
+        kings[1]: [190, 250, 170, 230],  # 5 behind, by 12 on some deals: still in
+        kings[2]: [40, 60, 20, 80],  # 160 behind every deal alike: dropped
+    }
+    by_choice = {}
+    for king, garde in scores.items():
+        for contract in Contract:
+            shift = 0 if contract is Contract.GARDE else -500
+            by_choice[Choice(contract, king)] = _samples([s + shift for s in garde])
+    assert live_calls(by_choice, tuple(kings), kings[0]) == (kings[0], kings[1])
+
+
+def test_a_clear_hand_is_surveyed_in_one_round(greedy_searches) -> None:
+    analysis = analyse_hand(
+        parse_hand("21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"), seed=5, **GREEDY
+    )
+    assert analysis.recommendation == "garde"
+    assert analysis.samples == SURVEY_ROUND
+    assert analysis.contracts[Contract.GARDE_SANS].expected_score.n == SURVEY_ROUND
+
+
+def test_an_open_choice_is_surveyed_in_two_rounds_a_call_clearly_worse_in_the_first_only(
+    greedy_searches,
+) -> None:
+    # On these deals, calling R♠ (a king of one's own: playing alone) is clearly worse than
+    # calling R♦ (its Garde Sans at +366 on average against a Garde Contre at +600); R♥, R♦ and
+    # R♣ the first round cannot tell apart. The second round plays those three only.
+    hand = check_hand(parse_hand("21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣", 5), 5)
+    calls = tuple(call_candidates(hand))
+    run = Run(
+        common=dict(hand=hand, players=5, position=None, bidding=Bidding(bidder("calibrated"))),
+        kwargs=dict(seed=4, chunk_size=STAGED_CHUNK, jobs=1, backend=FORK),
+        samples=SURVEY_ROUND,
+    )
+    sides = Sides("greedy", "greedy")
+    stages = Stages(SURVEY_ROUND, STAGED_CHUNK, staged=True)
+    surveyed = survey(
+        run, calls, Progress(None, stages), staged=True, keep_records=False, sides=sides
+    )
+    one_round = ChunkOutcomes.merge(run.map(chunk, calls=calls, keep_records=False, sides=sides))
+    played = {
+        card: len(surveyed.outcomes.samples[Choice(Contract.GARDE, card)].score) for card in calls
+    }
+    assert played == {
+        parse_card("R♦"): SURVEY_SAMPLES,
+        parse_card("R♣"): SURVEY_SAMPLES,
+        parse_card("R♥"): SURVEY_SAMPLES,
+        parse_card("R♠"): SURVEY_ROUND,
+    }
+    assert surveyed.run.samples == SURVEY_SAMPLES and surveyed.called in (
+        parse_card("R♦"),
+        parse_card("R♣"),
+    )
+    assert len(surveyed.outcomes.auction.defended) == SURVEY_SAMPLES
+    # The first round's samples are the first of the survey's: the same chunks, the same streams.
+    for key, first in one_round.samples.items():
+        assert np.array_equal(surveyed.outcomes.samples[key].score[:SURVEY_ROUND], first.score)
