@@ -17,7 +17,7 @@ strongest the others can hold.
   do depends on the user's action only through one number: the highest contract they want,
   ``overcall``. Any action below it is overcalled by the first later player who wants it; a bid
   at or above it stands. So each deal has at most one contract the user may have to defend
-  (:func:`defended_outcome`): that overcall, or, when the user passes and nobody after speaks,
+  (:func:`defending`): that overcall, or, when the user passes and nobody after speaks,
   the highest bid heard. All pass: a redeal, worth 0.
 """
 
@@ -31,7 +31,7 @@ import numpy as np
 
 from ..game import BIDS, Contract
 from ..playout.deal import Deals, deal, petit_sec
-from ..playout.engine import play
+from ..playout.engine import Playout
 from ..playout.scoring import score
 from ..rulebook.calling import longest_suit_call
 from ..stats import Estimate
@@ -262,21 +262,49 @@ class AuctionSamples:
     defended: np.ndarray
 
 
-def defended_outcome(
+@dataclass(frozen=True)
+class Defending:
+    """The auction around the user on N deals, before a card is played (:func:`defending`):
+    ``user`` (N,) int64 its seat, ``highest`` and ``overcall`` (N,) int8 as in
+    :class:`AuctionSamples`; and the deals the user would defend, to be played: ``rows`` (R,)
+    int64 of the N, their ``takers`` (R,) int64 seats, ``codes`` (R,) int8 contract codes and,
+    with 5 players, ``called`` (R,) int64 the takers' calls (else ``None``)."""
+
+    user: np.ndarray
+    highest: np.ndarray
+    overcall: np.ndarray
+    rows: np.ndarray
+    takers: np.ndarray
+    codes: np.ndarray
+    called: np.ndarray | None
+
+    def outcome(self, playout: Playout | None) -> AuctionSamples:
+        """The auction's outcomes, from the ``playout`` of the :attr:`rows` (in that order;
+        ``None`` when there are none): the user's score where it defends, else 0."""
+        defended = np.zeros(len(self.user), np.int64)
+        if playout is not None:
+            for code in np.unique(self.codes):  # scored a contract at a time
+                group = np.flatnonzero(self.codes == code)
+                scores = score(playout.take(group)).scores
+                rows = self.rows[group]
+                defended[rows] = scores[np.arange(len(group)), self.user[rows]]
+        return AuctionSamples(self.highest, self.overcall, defended)
+
+
+def defending(
     deals: Deals,
     user: np.ndarray,
     model: PointCountBidder,
-    policy,
     *,
     rng: np.random.Generator,
     heard: Sequence[int] | None = None,
-    defence_policy=None,
-) -> AuctionSamples:
+) -> Defending:
     """The auction around the user on each deal (the user at seat ``user`` (N,) int64), and the
-    deal the user defends played out: ``policy`` plays the taker's side, ``defence_policy``
-    (default: the same) the defence, the user's seat among them. With the bids ``heard`` the
-    earlier players made those; without, they bid by the model too."""
-    n, players = len(deals), deals.players
+    deal the user would defend: against the overcall, or, when nobody after the user speaks,
+    against the highest bid heard. With the bids ``heard`` the earlier players made those;
+    without, they bid by the model too. Played in the advisor's engine run
+    (:func:`paired.play_pairs_with`), and scored by :meth:`Defending.outcome`."""
+    players = deals.players
     wants = np.stack([model.wants(deals.hands[:, s], players, rng) for s in range(players)], axis=1)
     seats = np.arange(players)[None, :]
     before, after = seats < user[:, None], seats > user[:, None]
@@ -293,29 +321,12 @@ def defended_outcome(
     overcaller = np.argmax(later == overcall[:, None], axis=1)
     taker = np.where(overcall > highest, overcaller, first_bidder)
     contract = np.maximum(overcall, highest)
-    defended = np.zeros(n, np.int64)
     rows = np.flatnonzero(contract > 0)
-    if len(rows):  # every contract in one engine run: a search costs as much for few deals
-        sub = Deals(players, deals.cards[rows])
-        takers = taker[rows]
-        called = None
-        if players == 5:
-            called = longest_suit_call(sub.hands[np.arange(len(rows)), takers])
-        playout = play(
-            sub,
-            takers,
-            _BID_CODES[contract[rows]],
-            policy,
-            defence_policy,
-            rng=rng,
-            called=called,
-            keep_plays=False,
-        )
-        for index in np.unique(contract[rows]):  # scored a contract at a time
-            group = np.flatnonzero(contract[rows] == index)
-            scores = score(playout.take(group)).scores
-            defended[rows[group]] = scores[np.arange(len(group)), user[rows[group]]]
-    return AuctionSamples(highest, overcall, defended)
+    takers = taker[rows]
+    called = None
+    if players == 5:
+        called = longest_suit_call(deals.hands[rows, takers])
+    return Defending(user, highest, overcall, rows, takers, _BID_CODES[contract[rows]], called)
 
 
 _BID_CODES = np.array([0] + [Contract(bid).code for bid in BIDS[1:]], np.int8)

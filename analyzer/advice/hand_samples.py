@@ -29,11 +29,11 @@ from .auction import (
     AuctionError,
     AuctionSamples,
     PointCountBidder,
-    defended_outcome,
+    defending,
     sample_auction,
 )
 from .hand import HandError
-from .paired import PairPlay, may_show, pair_of, play_pairs
+from .paired import Others, PairPlay, may_show, pair_of, play_pairs, play_pairs_with
 
 CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""
@@ -224,10 +224,11 @@ def chunk(
     samples: dict[Choice, ContractSamples] = {}
     dumped: list[dict] = []
     # Every call and both pairs in one engine run (the samples once per call and pair, one
-    # after the other): a run costs about as much for a few deals as for many when a side
-    # searches.
+    # after the other), and the deals the user defends: a run costs about as much for a few
+    # deals as for many when a side searches.
+    around = defending(deals, taker, bidding.model, rng=rng, heard=bidding.heard)
     every = len(calls)
-    pairs = play_pairs(
+    pairs, defended = play_pairs_with(
         Deals(players, np.tile(deals.cards, (every, 1))),
         np.tile(taker, every),
         tuple(first for first, _ in PAIRS),
@@ -235,6 +236,7 @@ def chunk(
         rng=rng,
         called=None if calls == (None,) else np.repeat(np.array(calls, np.int64), n),
         defence_policy=defence,
+        others=Others(around.rows, around.takers, around.codes, around.called),
     )
     for index, called in enumerate(calls):
         for first, _ in PAIRS:
@@ -242,9 +244,7 @@ def chunk(
             if keep_records:
                 dumped += _pair_records(pair)
             samples |= _pair_samples(pair, first, called, hand, players)
-    auction = defended_outcome(
-        deals, taker, bidding.model, policy, rng=rng, heard=bidding.heard, defence_policy=defence
-    )
+    auction = around.outcome(defended)
     return ChunkOutcomes(samples, dumped, auction, fitting)
 
 

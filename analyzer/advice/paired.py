@@ -12,6 +12,7 @@ random).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -163,6 +164,36 @@ def play_pairs(
     an engine run costs about as much for 3 deals as for 250, and one run of 500 deals is 0.8
     of two runs of 250.
     """
+    arguments = dict(defence_policy=defence_policy, announce=announce, show_first=show_first)
+    return play_pairs_with(deals, taker, firsts, policy, rng=rng, called=called, **arguments)[0]
+
+
+class Others(NamedTuple):
+    """Deals played in the same engine run as the pairs, by other takers: ``rows`` (R,) int64
+    of the pairs' deals, their ``takers`` (R,) int64 seats, ``codes`` (R,) int8 contract codes
+    and, with 5 players, ``called`` (R,) int64 the takers' calls (else ``None``)."""
+
+    rows: np.ndarray
+    takers: np.ndarray
+    codes: np.ndarray
+    called: np.ndarray | None
+
+
+def play_pairs_with(
+    deals: Deals,
+    taker: np.ndarray,
+    firsts: tuple[Contract, ...],
+    policy,
+    *,
+    rng: np.random.Generator,
+    called: np.ndarray | int | None,
+    defence_policy=None,
+    announce: tuple[Contract, int] | None = None,
+    show_first: int | None = None,
+    others: Others | None = None,
+) -> tuple[dict[Contract, PairPlay], Playout | None]:
+    """:func:`play_pairs`, and in the same engine run ``others`` (the deal the user defends,
+    :func:`auction.defending`): their playout (``None`` without any)."""
     n = len(deals)
     dealt = deals.hands[np.arange(n), taker]  # the takers' hands
     rows, codes, shows, announces, agains, counts = [], [], [], [], [], []
@@ -183,14 +214,24 @@ def play_pairs(
         agains.append(again)
         counts.append(announced)
     every = np.concatenate(rows)
+    takers, calls = taker[every], called[every] if isinstance(called, np.ndarray) else called
+    paired = len(every)
+    if others is not None and len(others.rows):
+        every = np.concatenate([every, others.rows])
+        takers = np.concatenate([takers, others.takers])
+        codes.append(others.codes)
+        shows.append(np.zeros(len(others.rows), bool))
+        announces.append(shows[-1])
+        if others.called is not None:
+            calls = np.concatenate([np.broadcast_to(calls, paired), others.called])
     played = play(
         Deals(deals.players, deals.cards[every]),
-        taker[every],
+        takers,
         np.concatenate(codes).astype(np.int8),
         policy,
         defence_policy,
         rng=rng,
-        called=called[every] if isinstance(called, np.ndarray) else called,
+        called=calls,
         taker_poignee=np.concatenate(shows),
         announce_chelem=np.concatenate(announces),
     )
@@ -200,7 +241,8 @@ def play_pairs(
         both = played if size == len(played) else played.take(np.arange(start, start + size))
         out[first] = _pair(both, first, n, again, announced)
         start += size
-    return out
+    extra = played.take(np.arange(paired, len(every))) if len(every) > paired else None
+    return out, extra
 
 
 def _pair(both: Playout, first: Contract, n: int, again: np.ndarray, announced: int) -> PairPlay:
