@@ -87,10 +87,10 @@ def test_only_the_deals_where_the_taker_may_show_a_poignee_are_played_again_show
 def test_only_the_first_deals_asked_for_are_played_again_shown():
     deals, taker = deals_around_seven_trumps_and_the_excuse(400, np.random.default_rng(4))
     greedy, rng = GreedyPolicy(), np.random.default_rng
-    every = play_pairs(deals, taker, (Contract.PRISE,), greedy, rng=rng(1), called=None)
+    every = play_pairs(deals, taker, (Contract.PRISE,), greedy, rng=rng(1), called=None).pairs
     first = play_pairs(
         deals, taker, (Contract.PRISE,), greedy, rng=rng(1), called=None, show_first=100
-    )
+    ).pairs
     rows = every[Contract.PRISE].rows
     assert rows is not None and (rows >= 100).any()
     assert np.array_equal(first[Contract.PRISE].rows, rows[rows < 100])
@@ -121,7 +121,7 @@ def test_both_pairs_in_one_engine_run_play_as_each_pair_in_its_own():
     deals, taker = deals_around_seven_trumps_and_the_excuse(150, np.random.default_rng(3))
     firsts = (Contract.PRISE, Contract.GARDE_SANS)
     greedy, rng = GreedyPolicy(), np.random.default_rng
-    both = play_pairs(deals, taker, firsts, greedy, rng=rng(1), called=None)
+    both = play_pairs(deals, taker, firsts, greedy, rng=rng(1), called=None).pairs
     for first in firsts:
         alone = play_pair(deals, taker, first, greedy, rng=rng(1), called=None)
         assert np.array_equal(both[first].hidden.played_lo, alone.hidden.played_lo)

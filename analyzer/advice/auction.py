@@ -303,7 +303,7 @@ def defending(
     deal the user would defend: against the overcall, or, when nobody after the user speaks,
     against the highest bid heard. With the bids ``heard`` the earlier players made those;
     without, they bid by the model too. Played in the advisor's engine run
-    (:func:`paired.play_pairs_with`), and scored by :meth:`Defending.outcome`."""
+    (:func:`paired.play_pairs`), and scored by :meth:`Defending.outcome`."""
     players = deals.players
     wants = np.stack([model.wants(deals.hands[:, s], players, rng) for s in range(players)], axis=1)
     seats = np.arange(players)[None, :]

@@ -33,7 +33,7 @@ from .auction import (
     sample_auction,
 )
 from .hand import HandError
-from .paired import Others, PairPlay, may_show, pair_of, play_pairs, play_pairs_with
+from .paired import Others, PairPlay, may_show, pair_of, play_pairs
 
 CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""
@@ -228,7 +228,7 @@ def chunk(
     # deals as for many when a side searches.
     around = defending(deals, taker, bidding.model, rng=rng, heard=bidding.heard)
     every = len(calls)
-    pairs, defended = play_pairs_with(
+    pairs, defended = play_pairs(
         Deals(players, np.tile(deals.cards, (every, 1))),
         np.tile(taker, every),
         tuple(first for first, _ in PAIRS),
@@ -282,7 +282,7 @@ def focus_chunk(
         announce=(choice.contract, announced) if announced else None,
         show_first=poignee,
     )
-    pair = played[first]
+    pair = played.pairs[first]
     dumped = _pair_records(pair) if keep_records else []
     chelem = None if pair.announced is None else _announced_samples(pair.announced)
     samples = _pair_samples(pair, first, choice.called, hand, players, poignee)

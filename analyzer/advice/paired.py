@@ -130,42 +130,18 @@ def play_pair(
 ) -> PairPlay:
     """Play ``deals`` under ``contract``'s pair: :func:`play_pairs` for one pair."""
     first = pair_of(contract)[0]
-    pairs = play_pairs(
+    played = play_pairs(
         deals, taker, (first,), policy, rng=rng, called=called, defence_policy=defence_policy
     )
-    return pairs[first]
+    return played.pairs[first]
 
 
-def play_pairs(
-    deals: Deals,
-    taker: np.ndarray,
-    firsts: tuple[Contract, ...],
-    policy,
-    *,
-    rng: np.random.Generator,
-    called: np.ndarray | int | None,
-    defence_policy=None,
-    announce: tuple[Contract, int] | None = None,
-    show_first: int | None = None,
-) -> dict[Contract, PairPlay]:
-    """Play ``deals`` under the pair of each of ``firsts`` (the first contract of each, as in
-    :data:`scoring.PAIRS`; the poignée hidden, the chelem not announced), and the deals where
-    the taker may show a poignée (:func:`taker_may_show`) again with it shown.
+class Played(NamedTuple):
+    """What :func:`play_pairs` played: each pair's play, by its first contract, and the
+    others' playout (``None`` without any)."""
 
-    ``taker``: (N,) int64 seats; ``called``: the called card (5 players), one or (N,).
-    ``policy`` plays for the taker's side, ``defence_policy`` (default: the same) for the
-    defence. ``announce``: a contract of one of the pairs and a count M: its first M deals are
-    played once more under that contract, the chelem announced (:attr:`PairPlay.announced`).
-    ``show_first``: only the first deals, that many, may be played again shown (default: all).
-
-    All are one engine run (a contract per deal, :func:`engine.start`): every pair's deals,
-    and those whose taker holds enough trumps and Excuse with the chien's (before the écart, so
-    a few more than will show) a second time, shown. When a side searches (:mod:`lookahead`),
-    an engine run costs about as much for 3 deals as for 250, and one run of 500 deals is 0.8
-    of two runs of 250.
-    """
-    arguments = dict(defence_policy=defence_policy, announce=announce, show_first=show_first)
-    return play_pairs_with(deals, taker, firsts, policy, rng=rng, called=called, **arguments)[0]
+    pairs: dict[Contract, PairPlay]
+    others: Playout | None
 
 
 class Others(NamedTuple):
@@ -179,7 +155,7 @@ class Others(NamedTuple):
     called: np.ndarray | None
 
 
-def play_pairs_with(
+def play_pairs(
     deals: Deals,
     taker: np.ndarray,
     firsts: tuple[Contract, ...],
@@ -191,9 +167,25 @@ def play_pairs_with(
     announce: tuple[Contract, int] | None = None,
     show_first: int | None = None,
     others: Others | None = None,
-) -> tuple[dict[Contract, PairPlay], Playout | None]:
-    """:func:`play_pairs`, and in the same engine run ``others`` (the deal the user defends,
-    :func:`auction.defending`): their playout (``None`` without any)."""
+) -> Played:
+    """Play ``deals`` under the pair of each of ``firsts`` (the first contract of each, as in
+    :data:`scoring.PAIRS`; the poignée hidden, the chelem not announced), and the deals where
+    the taker may show a poignée (:func:`taker_may_show`) again with it shown.
+
+    ``taker``: (N,) int64 seats; ``called``: the called card (5 players), one or (N,).
+    ``policy`` plays for the taker's side, ``defence_policy`` (default: the same) for the
+    defence. ``announce``: a contract of one of the pairs and a count M: its first M deals are
+    played once more under that contract, the chelem announced (:attr:`PairPlay.announced`).
+    ``show_first``: only the first deals, that many, may be played again shown (default: all).
+    ``others``: deals of other takers to play too (the deal the user defends,
+    :func:`auction.defending`).
+
+    All are one engine run (a contract per deal, :func:`engine.start`): every pair's deals,
+    those whose taker holds enough trumps and Excuse with the chien's (before the écart, so a
+    few more than will show) a second time, shown, and the others. When a side searches
+    (:mod:`lookahead`), an engine run costs about as much for 3 deals as for 250, and one run
+    of 500 deals is 0.8 of two runs of 250.
+    """
     n = len(deals)
     dealt = deals.hands[np.arange(n), taker]  # the takers' hands
     rows, codes, shows, announces, agains, counts = [], [], [], [], [], []
@@ -242,7 +234,7 @@ def play_pairs_with(
         out[first] = _pair(both, first, n, again, announced)
         start += size
     extra = played.take(np.arange(paired, len(every))) if len(every) > paired else None
-    return out, extra
+    return Played(out, extra)
 
 
 def _pair(both: Playout, first: Contract, n: int, again: np.ndarray, announced: int) -> PairPlay:
