@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from greedy_table import GREEDY
 
-from tarot_advisor.analyzer.advice import chelem, control, hand_samples
+from tarot_advisor.analyzer.advice import advisor, chelem, control, hand_samples
 from tarot_advisor.analyzer.advice.advisor import FOCUS_FIRST_CHUNK, analyse_hand
 from tarot_advisor.analyzer.advice.auction import bidder
 from tarot_advisor.analyzer.advice.hand_samples import (
@@ -35,6 +35,7 @@ from tarot_advisor.analyzer.parallel import map_chunks
 from tarot_advisor.analyzer.stats import Z95
 
 EXAMPLE = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
+POIGNEE_HAND = "21 20 18 15 13 11 9 5 3 1 R♥ D♥ 7♥ R♠ 4♠ 2♦ V♣ 8♣"
 
 
 STAND_IN_CONTROL = Sides("greedy", "simple")
@@ -136,7 +137,7 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
     # (chunks numbered from 2**30: the first round's two halves, then two chunks of each). Its
     # mean is that of a run of that size on those streams alone (the first round's first 16
     # samples a chunk played again announced, as the focus plays the chelem's, and its first
-    # 128 shown), and the focus's is the mean of its two halves' means. P(make) and E[score]
+    # 64 shown), and the focus's is the mean of its two halves' means. P(make) and E[score]
     # are steadied by the control table's on the same deals and on 16 times as many fresh ones
     # (chunks from 2**31): mean(L − β·G) + β·mean(G fresh), here with β = 0.5.
     monkeypatch.setattr(control, "coefficient", lambda score, greedy: 0.5)
@@ -155,7 +156,7 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
         bidding=Bidding(bidder("calibrated")),
     )
     rounds = [  # the chunks' sizes, the first one's stream, chelem and poignée samples a chunk
-        (chunks[:2], FOCUS_FIRST_CHUNK, 16, 128),
+        (chunks[:2], FOCUS_FIRST_CHUNK, 16, 64),
         (chunks[2:], FOCUS_FIRST_CHUNK + 2, 0, 0),
     ]
     played, paired = [], []
@@ -219,15 +220,30 @@ def test_the_focus_plays_the_chelem_announced_on_its_first_32_samples(greedy_sea
     assert chelem.expected_gain.mean < -500 and not chelem.recommended
 
 
-def test_the_focus_shows_the_poignee_on_its_first_256_samples_only(greedy_searches) -> None:
-    # Ten trumps: a simple poignée in every deal. The focus's other samples are played once.
-    hand = parse_hand("21 20 18 15 13 11 9 5 3 1 R♥ D♥ 7♥ R♠ 4♠ 2♦ V♣ 8♣")
+def test_the_focus_shows_the_poignee_on_its_first_128_samples_when_they_settle_it(
+    greedy_searches,
+) -> None:
+    # Ten trumps: a simple poignée in every deal. The bonus is won nearly always (Garde Sans or
+    # Contre made nearly always), which 128 samples settle; the focus's others are played once.
+    hand = parse_hand(POIGNEE_HAND)
     analysis = analyse_hand(hand, seed=5, **GREEDY)
     assert analysis.focus is not None and analysis.focus.samples > POIGNEE_SAMPLES == 256
     poignee = analysis.poignee
     assert poignee.eligible and poignee.p_eligible == 1.0
-    assert poignee.expected_gain.n == poignee.bonus.n == 256
-    assert poignee.bonus.mean > 0  # Garde Sans or Contre made nearly always: the bonus is won
+    assert poignee.expected_gain.n == poignee.bonus.n == 128
+    assert poignee.bonus.mean > 0 and poignee.expected_gain.z > 2
+
+
+def test_a_poignee_the_first_round_leaves_open_is_shown_in_the_second_too(
+    greedy_searches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No verdict settled (a threshold never reached): each of the second round's four chunks
+    # shows it on its first 32 samples too (all of a smaller chunk), 256 in all at most.
+    monkeypatch.setattr(advisor, "SETTLED_Z", np.inf)
+    analysis = analyse_hand(parse_hand(POIGNEE_HAND), seed=5, **GREEDY)
+    assert analysis.focus is not None
+    second = analysis.focus.chunks[2:]
+    assert analysis.poignee.expected_gain.n == 128 + sum(min(32, size) for size in second)
 
 
 def test_a_chelem_the_first_samples_leave_unsettled_is_played_on_every_focus_sample(

@@ -69,6 +69,7 @@ from .paired import pair_of
 from .plan import (
     FOCUS_SAMPLES,
     POIGNEE_SAMPLES,
+    SETTLED_Z,
     STAGED_CHUNK,
     SURVEY_ROUND,
     SURVEY_SAMPLES,
@@ -77,7 +78,7 @@ from .plan import (
     half_size,
 )
 from .runs import Progress, Run
-from .survey import best_of, survey
+from .survey import best_of, lead, survey
 
 DEFAULT_SAMPLES = 2000
 """Samples of every contract for a table that does not search (the greedy's)."""
@@ -210,9 +211,10 @@ def _focus(
     samples, in two halves and two rounds. The first round plays as many as the survey's
     samples (``surveyed``) and the spread of its P(make) and E[score] steadied by the greedy
     (:mod:`control`) ask for (:func:`first_round`), the first of each half again with the chelem
-    announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown
-    (:data:`POIGNEE_SAMPLES` in all, where it may be); the second, in each half, as many more as
-    the survey and the other half's first round ask for (:func:`half_size`)."""
+    announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown (half
+    :data:`POIGNEE_SAMPLES` in all, where it may be); the second, in each half, as many more as
+    the survey and the other half's first round ask for (:func:`half_size`), the first of its
+    chunks again shown where the first round left the poignée's verdict open."""
     steadying = Steadying.fit(survey, surveyed, choice)
     first = first_round(steadying.needed())
     play = dict(choice=choice, keep_records=keep_records, sides=sides, on_done=bar.step)
@@ -222,7 +224,7 @@ def _focus(
         focus_chunk,
         **play,
         announced=-(-CHELEM_MIN_SEARCHED // 2),
-        poignee=-(-POIGNEE_SAMPLES // 2),
+        poignee=POIGNEE_SAMPLES // 4,
     )
     controls = steadying.controls(round_one)
     seen = [Steadying.paired(choice, p[0], c) for p, c in zip(parts, controls, strict=True)]
@@ -234,7 +236,8 @@ def _focus(
     second = tuple(part for m in more for part in (m - m // 2, m // 2))
     bar.grow(len(second))
     round_two = _focus_run(survey, second, after=2)
-    parts += round_two.map(focus_chunk, **play, announced=0, poignee=0)
+    showing = 0 if _poignee_settled(parts, choice) else -(-POIGNEE_SAMPLES // 2 // len(second))
+    parts += round_two.map(focus_chunk, **play, announced=0, poignee=showing)
     controls += steadying.controls(round_two)
     run = _focus_run(survey, first + second)
     focused = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
@@ -256,6 +259,17 @@ def _focus(
         for contract, pair in steadied.items()
     }
     return _Staged(run, focus, focused, dumped, announced, results, control, halves)
+
+
+def _poignee_settled(parts: list, choice: Choice) -> bool:
+    """Whether the focus's chunks ``parts`` (:func:`hand_samples.focus_chunk`'s results) settle
+    the sign of the gain of showing the poignée (:data:`plan.SETTLED_Z`): it is 0 where the hand
+    may not show one."""
+    gains = [samples[choice].shown_gain for samples, _, _ in parts]
+    if gains[0] is None:
+        return True
+    gain = np.concatenate(gains)
+    return not gain.any() or abs(lead(gain, np.zeros(len(gain)))) >= SETTLED_Z
 
 
 def _focus_run(survey: Run, sizes: tuple[int, ...], after: int = 0) -> Run:

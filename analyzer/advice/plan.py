@@ -14,9 +14,9 @@ samples of every contract in seconds. Its default analysis has two stages:
    samples ask (with a :func:`margin` for their own uncertainty) for its intervals to reach
    :data:`P_MAKE_HALF_WIDTH` and :data:`SCORE_HALF_WIDTH`. P(make) and E[score] are the mean
    of the halves' means, steadied by the greedy's on the same deals (:mod:`control`). The
-   poignée and the chelem come from the first round (the poignée from its first
-   :data:`POIGNEE_SAMPLES`, the chelem from its first 32 unless they leave it unsettled), the
-   sensitivity from the whole focus.
+   poignée and the chelem come from the first samples of the chunks (the poignée from 128, or
+   :data:`POIGNEE_SAMPLES` when 128 leave its verdict open; the chelem from the first 32 unless
+   they leave it unsettled), the sensitivity from the whole focus.
 
 Why the focus numbers are unbiased for the table's own: how many samples a half plays depends
 on the survey and on the other half's samples only, which are independent of its own; given
@@ -52,7 +52,8 @@ of a laptop."""
 SETTLED_Z = 2.0
 """Standard errors of a paired difference by which the survey's first round must show a call
 worse than the best (to drop it), and the advised action ahead of every other (to stop):
-:mod:`survey`."""
+:mod:`survey`; and by which the focus's first round must show the gain of showing the poignée
+away from 0 (to show it on no more samples: :data:`POIGNEE_SAMPLES`)."""
 P_MAKE_HALF_WIDTH = 0.035
 """The advised contract's P(make) within ± 3.5 points (95%)."""
 SCORE_HALF_WIDTH = 6.0
@@ -80,10 +81,13 @@ SECOND_LEAST = 16
 """The fewest samples each half plays in the second round: a half's size may depend on the other
 half's samples only, so the second round is played whatever the first showed."""
 POIGNEE_SAMPLES = 256
-"""The focus's first samples (split between its chunks) played again with the poignée shown,
-where the hand may show one. The gain of showing is a paired difference on the same deal, far
-less spread than the score: its sign is settled long before the score's interval, and playing
-every focus sample twice would double the focus's cost for the hands that hold a poignée."""
+"""The most of the focus's first samples played again with the poignée shown, where the hand
+may show one: half in its first round (split between its chunks), the other half in its second
+only where the first leaves the sign of the gain of showing within :data:`SETTLED_Z` standard
+errors of 0. The gain is a paired difference on the same deal, far less spread than the score:
+its sign is settled long before the score's interval (a Garde Contre alone with 5 players, by
++43 for the bonus against −275 for what it tells the defence, on 128), and playing every focus
+sample twice would double the focus's cost for the hands that hold a poignée."""
 
 
 @dataclass(frozen=True)
