@@ -184,12 +184,14 @@ def _add_card(
         # an empty span, end ≤ begin; end ≥ 0, as a slab's start is its level's rows at least).
         first_row, last_row = max(0, low - (length - 1) - level), min(rows - 1, high - level)
         begin, end = start + first_row * length, start + (last_row + 1) * length
+        if implicit:
+            _copy(dst, src, begin, end)
         for row in range(first_row, last_row + 1):  # along holder 1's axis, in the band
             row_start, row_level = start + row * length, level + row
             first = row_start + max(0, low - row_level)
             last = row_start + min(length - 1, high - row_level)
-            if implicit:
-                _copy(dst, src, first, last + 1)
+            if implicit and row_start < first:  # the implicit holder past its room: 0
+                dst[first - 1] = np.float32(0.0)
             if allowed[t, j, 1]:
                 _add_shifted(dst, src, max(first, row_start + 1), last + 1, 1)
         if h > 2 and allowed[t, j, 2]:
