@@ -167,7 +167,11 @@ def _exact(
             _CARD_HI,
             out_lo,
             out_hi,
-            (np.empty(N_CARDS, np.int64), np.empty(N_CARDS, np.int64), np.empty(h, np.bool_)),
+            (
+                *(np.empty(N_CARDS, np.int64) for _ in range(3)),
+                np.empty(N_CARDS + 1, np.int64),
+                np.empty(h, np.bool_),
+            ),
         )
     return out_lo, out_hi
 
