@@ -291,13 +291,17 @@ def count_and_draw(
                         total += tables[j, here - stride[p]]
                     running[p] = total
                 past = uniform[last[t] - j * step[t] + w] * np.float64(total)
-                chosen = h - 1
+                # The first holder whose running sum passes: as the sums never decrease, the
+                # number that do not (counted, not searched for: the draw is a coin toss that
+                # a branch would miss half the time).
+                chosen = 0
                 for p in range(n_open):
-                    if running[p] > past:
-                        chosen = p
-                        counts[p] -= 1
-                        here -= stride[p]
-                        break
+                    chosen += running[p] <= past
+                if chosen < n_open:
+                    counts[chosen] -= 1
+                    here -= stride[chosen]
+                else:
+                    chosen = h - 1
                 holder[t, w, j] = chosen
     return -1
 
