@@ -234,8 +234,8 @@ def count_and_draw(
     places, holder 0 the implicit one; ``draws``: ``uniform`` (U,) float64, and ``last``,
     ``step`` (T,) int64: card j of deal t in world w draws ``uniform[last[t] − j · step[t] + w]``
     (:func:`worlds._layout`). ``work``: room to work in — the tables ((M + 1, E) float32, M the
-    most free cards, E at least the entries of any deal's table), and (h,) int64 three times,
-    (h,) float32, (h − 1,) int64.
+    most free cards, E at least the entries of any deal's table), (h,) int64 twice, (k, h)
+    int64, (h,) float32, (h − 1,) int64 and (k,) int64.
 
     ``W_j`` is a table over the explicit holders' counts, up to each one's room; card j − 1 is
     added to it holder by holder, implicit first (in float32, a sum in that order), and entries
@@ -248,7 +248,7 @@ def count_and_draw(
     h = allowed.shape[2]
     k = holder.shape[1]
     uniform, last, step = draws
-    tables, stride, coord, counts, running, dims = work
+    tables, stride, coord, counts, running, dims, here = work
     for t in sequence:
         # The entry's move when a holder takes a card (the implicit one: 0). Holder 1's axis is
         # the fastest: its runs are the longest (the holders are by decreasing room).
@@ -280,17 +280,21 @@ def count_and_draw(
         n_open = 0
         while n_open < h and room[t, n_open] > 0:
             n_open += 1
+        # Card by card, in every world in turn: the k walks are independent, so each one's
+        # reads of the tables need not wait for the others'.
         for w in range(k):
-            here = end
+            here[w] = end
             for p in range(h):
-                counts[p] = room[t, p]
-            for j in range(n_real - 1, -1, -1):
+                counts[w, p] = room[t, p]
+        for j in range(n_real - 1, -1, -1):
+            drawn = last[t] - j * step[t]
+            for w in range(k):
                 total = np.float32(0.0)
                 for p in range(n_open):
-                    if allowed[t, j, p] and (p == 0 or counts[p] > 0):
-                        total += tables[j, here - stride[p]]
+                    if allowed[t, j, p] and (p == 0 or counts[w, p] > 0):
+                        total += tables[j, here[w] - stride[p]]
                     running[p] = total
-                past = uniform[last[t] - j * step[t] + w] * np.float64(total)
+                past = uniform[drawn + w] * np.float64(total)
                 # The first holder whose running sum passes: as the sums never decrease, the
                 # number that do not (counted, not searched for: the draw is a coin toss that
                 # a branch would miss half the time).
@@ -298,8 +302,8 @@ def count_and_draw(
                 for p in range(n_open):
                     chosen += running[p] <= past
                 if chosen < n_open:
-                    counts[chosen] -= 1
-                    here -= stride[chosen]
+                    counts[w, chosen] -= 1
+                    here[w] -= stride[chosen]
                 else:
                     chosen = h - 1
                 holder[t, w, j] = chosen
