@@ -162,12 +162,14 @@ def _add_card(
     holder within its room) and j + 1 cards (no more than were placed) — the band — are other
     than 0. ``coord`` (h,) int64: room to count the slabs in; ``size``: the table's entries.
 
-    The implicit holder and holder 1 are added run by run along holder 1's axis, within the
-    band; the others slab by slab (a slab: holders 3 … h − 1's counts fixed), over the one span
-    of the rows that meet the band. The span's entries off the band stay 0: each reads an entry
-    off the band of ``W_j`` (an explicit holder takes a card: one fewer placed, the implicit
-    holder's count the same), 0. Spans, not runs (about 7 entries), are long enough to run on
-    vectors: a third of the time with 4 players, for twice the entries."""
+    Every holder is added slab by slab (a slab: holders 3 … h − 1's counts fixed), over the one
+    span of the slab's rows that meet the band: spans, not runs along a row (about 7 entries),
+    are long enough to run on vectors (a third of the time with 4 players, for twice the
+    entries). The span's entries off the band read only entries off ``W_j``'s band (an
+    explicit holder takes a card: one fewer placed, the implicit holder's count the same), 0,
+    but where the implicit holder's copy puts it one past its room: set back to 0. Holder 1's
+    add into each row's first entry (holder 1 holding none) reads the row before's last: undone,
+    the entry set back to the implicit holder's copy, as no other holder has added yet."""
     h = stride.shape[0]
     src, dst = tables[j], tables[j + 1]
     for entry in range(np.uint64(size)):
@@ -186,14 +188,14 @@ def _add_card(
         begin, end = start + first_row * length, start + (last_row + 1) * length
         if implicit:
             _copy(dst, src, begin, end)
-        for row in range(first_row, last_row + 1):  # along holder 1's axis, in the band
-            row_start, row_level = start + row * length, level + row
-            first = row_start + max(0, low - row_level)
-            last = row_start + min(length - 1, high - row_level)
-            if implicit and row_start < first:  # the implicit holder past its room: 0
-                dst[first - 1] = np.float32(0.0)
-            if allowed[t, j, 1]:
-                _add_shifted(dst, src, max(first, row_start + 1), last + 1, 1)
+        if allowed[t, j, 1]:  # (into each row's first entry too: undone below)
+            _add_shifted(dst, src, begin + 1, end, 1)
+        for row in range(first_row, last_row + 1):
+            row_start, below = start + row * length, low - 1 - level - row
+            if implicit and 0 <= below < length:  # the implicit holder past its room: 0
+                dst[row_start + below] = np.float32(0.0)
+            if allowed[t, j, 1]:  # holder 1 holding none: the previous row's last is not its
+                dst[row_start] = src[row_start] if implicit and below < 0 else np.float32(0.0)
         if h > 2 and allowed[t, j, 2]:
             _add_shifted(dst, src, max(begin, start + length), end, stride[2])
         for e in range(3, h):
