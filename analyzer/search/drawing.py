@@ -145,6 +145,19 @@ def _add_shifted(
 
 
 @kernel
+def _largest(row: np.ndarray, size: np.int64) -> np.float32:
+    """The largest of ``row[:size]`` ((E,) float32, none NaN): four maxima side by side, each
+    not waiting for the one before (one alone made count_and_draw a tenth slower)."""
+    a = b = c = d = row[0]
+    for entry in range(0, size - 3, 4):
+        a, b = max(a, row[entry]), max(b, row[entry + 1])
+        c, d = max(c, row[entry + 2]), max(d, row[entry + 3])
+    for entry in range(size - size % 4, size):
+        a = max(a, row[entry])
+    return max(max(a, b), max(c, d))
+
+
+@kernel
 def _add_card(
     tables: np.ndarray,
     j: np.int64,
@@ -269,9 +282,7 @@ def count_and_draw(
         for j in range(n_real):
             _add_card(tables, j, allowed, t, room[t, 0], dims, stride, coord, size)
             if j % RESCALE_EVERY == RESCALE_EVERY - 1:
-                largest = np.float32(0.0)
-                for entry in range(np.uint64(size)):
-                    largest = max(largest, tables[j + 1, entry])
+                largest = _largest(tables[j + 1], size)
                 scale = np.float32(math.ldexp(1.0, -math.frexp(largest)[1]))
                 for entry in range(np.uint64(size)):
                     tables[j + 1, entry] *= scale
