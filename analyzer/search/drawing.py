@@ -266,7 +266,7 @@ def count_and_draw(
     tables, stride, coord, counts, running, dims, here = work
     for t in sequence:
         # The entry's move when a holder takes a card (the implicit one: 0). Holder 1's axis is
-        # the fastest: its runs are the longest (the holders are by decreasing room).
+        # the fastest: its rows are the longest (the holders are by decreasing room).
         size = 1
         stride[0] = 0
         for e in range(1, h):
@@ -309,8 +309,8 @@ def count_and_draw(
                     running[p] = total
                 past = uniform[drawn + w] * np.float64(total)
                 # The first holder whose running sum passes: as the sums never decrease, the
-                # number that do not (counted, not searched for: the draw is a coin toss that
-                # a branch would miss half the time).
+                # number that do not (counted, not searched for: the holder is drawn at random,
+                # and a branch on it was often mispredicted).
                 chosen = 0
                 for p in range(n_open):
                     chosen += running[p] <= past
