@@ -51,9 +51,9 @@ class Playout:
     announced one; ``poignee_bonus`` int64 the poignées shown; ``partner`` int64 (−1 none).
     Records: ``played_lo``/``_hi`` (T·n, N) uint64 every card in play order as one-bit pairs
     (:attr:`plays` as card ids; None where the cards were not recorded: :func:`start`,
-    :meth:`InPlay.take`), ``leaders`` (N, T) int64, ``chien_lo``/``_hi`` and ``ecart_lo``/``_hi``
-    (N,) uint64 (the écart 0 but in Prise and Garde; :attr:`chien` and :attr:`discard` as card
-    ids), ``shown_hi`` (n, N) uint64.
+    :meth:`InPlay.take`), ``leaders`` (N, T) int64 (a view of the tally's (T, N)), ``chien_lo``/
+    ``_hi`` and ``ecart_lo``/``_hi`` (N,) uint64 (the écart 0 but in Prise and Garde; :attr:`chien`
+    and :attr:`discard` as card ids), ``shown_hi`` (n, N) uint64.
     """
 
     players: int
@@ -197,7 +197,7 @@ class InPlay:
             poignee_bonus=vector_rules.poignee_bonus(self.shown_hi, table.players).sum(axis=0),
             played_lo=tally.played_lo,
             played_hi=tally.played_hi,
-            leaders=np.ascontiguousarray(tally.leaders.T),
+            leaders=tally.leaders.T,  # not copied: a search's copy cost 2% of its time, unread
             chien_lo=self.chien_lo,
             chien_hi=self.chien_hi,
             ecart_lo=table.ecart_lo,

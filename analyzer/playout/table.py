@@ -246,16 +246,27 @@ def take_deals(
     for name, value in vars(state).items():
         if name in drop:
             setattr(taken, name, None)
-        elif begun is not None and name in PER_TRICK:
-            taken_rows = np.empty((value.shape[0], len(rows)), value.dtype)
-            np.take(value[:begun], rows, axis=1, out=taken_rows[:begun], mode="clip")
-            setattr(taken, name, taken_rows)
         elif isinstance(value, np.ndarray):
-            # take keeps the rows contiguous (indexing the last axis would lay them by column)
-            setattr(taken, name, value.take(rows, axis=-1))
+            first = begun if begun is not None and name in PER_TRICK else None
+            setattr(taken, name, _taken(value, rows, first))
         elif isinstance(value, PublicKnowledge):
             setattr(taken, name, take_deals(value, rows))
     return taken
+
+
+def _taken(value: np.ndarray, rows: np.ndarray, first: int | None) -> np.ndarray:
+    """``value`` ((…, N)) at the deals ``rows``, laid out row by row like it; with ``first``,
+    only the first ``first`` rows of its first axis, the others unset. A take per row, unchecked
+    (the rows are the state's deals): along the last axis of a 2-D array at once, and checked,
+    it took twice as long (4 × 265 uint64 to 16,000 deals: 0.10 ms against 0.06)."""
+    if value.ndim == 1:
+        return value.take(rows, mode="clip")
+    flat = value.reshape(-1, value.shape[-1])
+    taken = np.empty((len(flat), len(rows)), value.dtype)
+    filled = len(flat) if first is None else min(first, len(value)) * (len(flat) // len(value))
+    for row in range(filled):
+        flat[row].take(rows, out=taken[row], mode="clip")
+    return taken.reshape(*value.shape[:-1], len(rows))
 
 
 @functools.lru_cache(maxsize=4)

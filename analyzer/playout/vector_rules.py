@@ -13,6 +13,8 @@ bonuses, scores) is for N deals at once, as array operations: card sets are ``ui
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..game import POIGNEE_BONUSES, POINTS2_NEEDED, poignee_thresholds, taker_share
@@ -161,10 +163,18 @@ def petit_au_bout(petit_trick_side: np.ndarray, excuse_won_last: np.ndarray) -> 
 def poignee_bonus(shown_hi: np.ndarray, players: int) -> np.ndarray:
     """(…) int64 the bonus (20, 30, 40; 0 for none) of the poignée ``shown_hi``, sized by the
     number of cards shown."""
-    count = bb.popcount(shown_hi & bb.ALL_HI)
-    bonus = np.zeros(np.shape(shown_hi), np.int64)
+    return _bonus_of_count(players)[np.bitwise_count(shown_hi & bb.ALL_HI)]
+
+
+@functools.cache
+def _bonus_of_count(players: int) -> np.ndarray:
+    """(65,) int64 the bonus of a poignée of each number of cards: one look-up per poignée
+    (a search scores one per seat in every playout; selects on the counts cost 4 times more)."""
+    count = np.arange(65)
+    bonus = np.zeros(65, np.int64)
     for threshold, value in zip(poignee_thresholds(players), POIGNEE_BONUSES, strict=True):
-        bonus = bb.select(count >= threshold, value, bonus)
+        bonus = np.where(count >= threshold, value, bonus)
+    bonus.flags.writeable = False
     return bonus
 
 

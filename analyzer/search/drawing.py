@@ -125,6 +125,39 @@ def prepare(
 
 
 @kernel
+def _copy(dst: np.ndarray, src: np.ndarray, begin: np.int64, end: np.int64) -> None:
+    """``dst[begin:end] = src[begin:end]`` ((E,) float32 rows). The index is unsigned, as in
+    :func:`_add_shifted`."""
+    for entry in range(np.uint64(begin), np.uint64(end)):
+        dst[entry] = src[entry]
+
+
+@kernel
+def _add_shifted(
+    dst: np.ndarray, src: np.ndarray, begin: np.int64, end: np.int64, back: np.int64
+) -> None:
+    """``dst[begin:end] += src[begin − back:end − back]`` ((E,) float32 rows, ``back`` ≤
+    ``begin``), entry by entry as written. The index is unsigned: numba checks a signed one for
+    a count from the end, which keeps the loop from running on vectors (10 times slower)."""
+    shift = np.uint64(back)
+    for entry in range(np.uint64(begin), np.uint64(end)):
+        dst[entry] += src[entry - shift]
+
+
+@kernel
+def _largest(row: np.ndarray, size: np.int64) -> np.float32:
+    """The largest of ``row[:size]`` ((E,) float32, none NaN): four maxima side by side, each
+    not waiting for the one before (one alone made count_and_draw a tenth slower)."""
+    a = b = c = d = row[0]
+    for entry in range(0, size - 3, 4):
+        a, b = max(a, row[entry]), max(b, row[entry + 1])
+        c, d = max(c, row[entry + 2]), max(d, row[entry + 3])
+    for entry in range(size - size % 4, size):
+        a = max(a, row[entry])
+    return max(max(a, b), max(c, d))
+
+
+@kernel
 def _add_card(
     tables: np.ndarray,
     j: np.int64,
@@ -139,31 +172,49 @@ def _add_card(
     """``W_{j+1}`` (``tables[j + 1]``) from ``W_j``, card j of deal t going to the ``allowed``
     holders: each entry the sum, in float32 and in holder order, of the entries it comes from.
     Only the entries where the explicit holders hold between j + 1 − ``room`` (the implicit
-    holder within its room) and j + 1 cards (no more than were placed) are other than 0: they
-    are computed run by run along holder 1's axis, the rest is 0. ``coord`` (h,) int64: room
-    to count the runs in; ``size``: the table's entries."""
+    holder within its room) and j + 1 cards (no more than were placed) — the band — are other
+    than 0. ``coord`` (h,) int64: room to count the slabs in; ``size``: the table's entries.
+
+    Every holder is added slab by slab (a slab: holders 3 … h − 1's counts fixed), over the one
+    span of the slab's rows that meet the band: spans, not runs along a row (about 7 entries),
+    are long enough to run on vectors (a third of the time with 4 players, for twice the
+    entries). The span's entries off the band read only entries off ``W_j``'s band (an
+    explicit holder takes a card: one fewer placed, the implicit holder's count the same), 0,
+    but where the implicit holder's copy puts it one past its room: set back to 0. Holder 1's
+    add into each row's first entry (holder 1 holding none) reads the row before's last: undone,
+    the entry set back to the implicit holder's copy, as no other holder has added yet."""
     h = stride.shape[0]
-    for entry in range(size):
-        tables[j + 1, entry] = np.float32(0.0)
+    src, dst = tables[j], tables[j + 1]
+    for entry in range(np.uint64(size)):
+        dst[entry] = np.float32(0.0)
     low, high = max(0, j + 1 - room), j + 1
     length = dims[0]
-    start, level = 0, 0  # the run's first entry, the cards of holders 2 … h − 1 there
+    rows = dims[1] if h > 2 else 1
+    implicit = allowed[t, j, 0]
+    start, level = 0, 0  # the slab's first entry, the cards of holders 3 … h − 1 there
     for e in range(h):
         coord[e] = 0
     while True:
-        first, last = start + max(0, low - level), start + min(length - 1, high - level)
-        if first <= last:
-            if allowed[t, j, 0]:
-                for entry in range(first, last + 1):
-                    tables[j + 1, entry] = tables[j, entry]
-            if allowed[t, j, 1]:
-                for entry in range(max(first, start + 1), last + 1):
-                    tables[j + 1, entry] += tables[j, entry - 1]
-            for e in range(2, h):
-                if allowed[t, j, e] and coord[e] > 0:
-                    for entry in range(first, last + 1):
-                        tables[j + 1, entry] += tables[j, entry - stride[e]]
-        e = 2  # the next run
+        # The slab's rows (holder 2's count) that meet the band, as one span of entries (none:
+        # an empty span, end ≤ begin; end ≥ 0, as a slab's start is its level's rows at least).
+        first_row, last_row = max(0, low - (length - 1) - level), min(rows - 1, high - level)
+        begin, end = start + first_row * length, start + (last_row + 1) * length
+        if implicit:
+            _copy(dst, src, begin, end)
+        if allowed[t, j, 1]:  # (into each row's first entry too: undone below)
+            _add_shifted(dst, src, begin + 1, end, 1)
+        for row in range(first_row, last_row + 1):
+            row_start, below = start + row * length, low - 1 - level - row
+            if implicit and 0 <= below < length:  # the implicit holder past its room: 0
+                dst[row_start + below] = np.float32(0.0)
+            if allowed[t, j, 1]:  # holder 1 holding none: the previous row's last is not its
+                dst[row_start] = src[row_start] if implicit and below < 0 else np.float32(0.0)
+        if h > 2 and allowed[t, j, 2]:
+            _add_shifted(dst, src, max(begin, start + length), end, stride[2])
+        for e in range(3, h):
+            if allowed[t, j, e] and coord[e] > 0:
+                _add_shifted(dst, src, begin, end, stride[e])
+        e = 3  # the next slab
         while e < h:
             coord[e] += 1
             start += stride[e]
@@ -174,7 +225,7 @@ def _add_card(
             level -= coord[e]
             coord[e] = 0
             e += 1
-        if e == h:
+        if e >= h:
             return
 
 
@@ -198,8 +249,8 @@ def count_and_draw(
     places, holder 0 the implicit one; ``draws``: ``uniform`` (U,) float64, and ``last``,
     ``step`` (T,) int64: card j of deal t in world w draws ``uniform[last[t] − j · step[t] + w]``
     (:func:`worlds._layout`). ``work``: room to work in — the tables ((M + 1, E) float32, M the
-    most free cards, E at least the entries of any deal's table), and (h,) int64 three times,
-    (h,) float32, (h − 1,) int64.
+    most free cards, E at least the entries of any deal's table), (h,) int64 twice, (k, h)
+    int64, (h,) float32, (h − 1,) int64 and (k,) int64.
 
     ``W_j`` is a table over the explicit holders' counts, up to each one's room; card j − 1 is
     added to it holder by holder, implicit first (in float32, a sum in that order), and entries
@@ -212,10 +263,10 @@ def count_and_draw(
     h = allowed.shape[2]
     k = holder.shape[1]
     uniform, last, step = draws
-    tables, stride, coord, counts, running, dims = work
+    tables, stride, coord, counts, running, dims, here = work
     for t in sequence:
         # The entry's move when a holder takes a card (the implicit one: 0). Holder 1's axis is
-        # the fastest: its runs are the longest (the holders are by decreasing room).
+        # the fastest: its rows are the longest (the holders are by decreasing room).
         size = 1
         stride[0] = 0
         for e in range(1, h):
@@ -231,11 +282,9 @@ def count_and_draw(
         for j in range(n_real):
             _add_card(tables, j, allowed, t, room[t, 0], dims, stride, coord, size)
             if j % RESCALE_EVERY == RESCALE_EVERY - 1:
-                largest = np.float32(0.0)
-                for entry in range(size):
-                    largest = max(largest, tables[j + 1, entry])
+                largest = _largest(tables[j + 1], size)
                 scale = np.float32(math.ldexp(1.0, -math.frexp(largest)[1]))
-                for entry in range(size):
+                for entry in range(np.uint64(size)):
                     tables[j + 1, entry] *= scale
         end = size - 1  # every explicit holder's room filled
         if not tables[n_real, end] > 0:
@@ -244,26 +293,60 @@ def count_and_draw(
         n_open = 0
         while n_open < h and room[t, n_open] > 0:
             n_open += 1
+        # Card by card, in every world in turn: the k walks are independent, so each one's
+        # reads of the tables need not wait for the others'.
         for w in range(k):
-            here = end
+            here[w] = end
             for p in range(h):
-                counts[p] = room[t, p]
-            for j in range(n_real - 1, -1, -1):
+                counts[w, p] = room[t, p]
+        for j in range(n_real - 1, -1, -1):
+            drawn = last[t] - j * step[t]
+            for w in range(k):
                 total = np.float32(0.0)
                 for p in range(n_open):
-                    if allowed[t, j, p] and (p == 0 or counts[p] > 0):
-                        total += tables[j, here - stride[p]]
+                    if allowed[t, j, p] and (p == 0 or counts[w, p] > 0):
+                        total += tables[j, here[w] - stride[p]]
                     running[p] = total
-                past = uniform[last[t] - j * step[t] + w] * np.float64(total)
-                chosen = h - 1
+                past = uniform[drawn + w] * np.float64(total)
+                # The first holder whose running sum passes: as the sums never decrease, the
+                # number that do not (counted, not searched for: the holder is drawn at random,
+                # and a branch on it was often mispredicted).
+                chosen = 0
                 for p in range(n_open):
-                    if running[p] > past:
-                        chosen = p
-                        counts[p] -= 1
-                        here -= stride[p]
-                        break
+                    chosen += running[p] <= past
+                if chosen < n_open:
+                    counts[w, chosen] -= 1
+                    here[w] -= stride[chosen]
+                else:
+                    chosen = h - 1
                 holder[t, w, j] = chosen
     return -1
+
+
+@kernel
+def _by_draw(
+    members: np.ndarray, size: np.int64, draws: np.ndarray, bucket: np.ndarray, out: np.ndarray
+) -> None:
+    """``out[:size]``: ``members[:size]`` ((78,) int64 card places, increasing) by increasing
+    ``draws`` ((M,) float64 in [0, 1), one per place), equal draws in place order. Into
+    ``size`` buckets by draw first, then an insertion sort, which has little left to move
+    (an insertion sort alone made :func:`hand_out` a third slower). ``bucket``: (79,) int64."""
+    for b in range(size + 1):
+        bucket[b] = 0
+    for i in range(size):
+        bucket[min(int(draws[members[i]] * size), size - 1) + 1] += 1
+    for b in range(size):  # each bucket's first place
+        bucket[b + 1] += bucket[b]
+    for i in range(size):  # in place order within a bucket
+        b = min(int(draws[members[i]] * size), size - 1)
+        out[bucket[b]] = members[i]
+        bucket[b] += 1
+    for i in range(1, size):
+        j, i_ = out[i], i
+        while i_ > 0 and draws[out[i_ - 1]] > draws[j]:
+            out[i_] = out[i_ - 1]
+            i_ -= 1
+        out[i_] = j
 
 
 @kernel
@@ -275,7 +358,7 @@ def hand_out(
     card_hi: np.ndarray,
     out_lo: np.ndarray,
     out_hi: np.ndarray,
-    work: tuple[np.ndarray, np.ndarray, np.ndarray],
+    work: tuple[np.ndarray, ...],
 ) -> None:
     """The worlds as card sets: ``out_lo``/``out_hi`` (T, k, h) uint64, on entry each holder's
     certain cards, receive its free cards.
@@ -286,11 +369,13 @@ def hand_out(
     A class's cards are shared out uniformly among its holders: in the order of their
     ``uniform`` draws ((T, k, M) float64), the first ``kept`` of them to its first holder, the
     next to the next one… (every sharing as likely: the :mod:`worlds` docstring). ``work``: room
-    to work in, (78,) int64 twice and (h,) bool."""
+    to work in, (78,) int64 three times, (79,) int64 and (h,) bool."""
     n_free, card, kept, first, order = prepared
     n_deals, k, _ = holder.shape
     h = order.shape[1]
-    owner, sorted_, several = work  # several: the first holders of the classes of several
+    owner, sorted_, members, bucket, several = (
+        work  # several: the first holders of classes of several
+    )
     for t in range(n_deals):
         n = n_free[t]
         for p in range(h):
@@ -303,15 +388,12 @@ def hand_out(
             for c in range(h):
                 if not several[c]:
                     continue
-                size = 0  # the class's cards by increasing draw (an insertion sort)
+                size = 0
                 for j in range(n):
                     if owner[j] == c:
-                        i = size
-                        while i > 0 and uniform[t, w, sorted_[i - 1]] > uniform[t, w, j]:
-                            sorted_[i] = sorted_[i - 1]
-                            i -= 1
-                        sorted_[i] = j
+                        members[size] = j
                         size += 1
+                _by_draw(members, size, uniform[t, w], bucket, sorted_)
                 place = 0
                 for p in range(c, h):
                     if first[t, p] == c:

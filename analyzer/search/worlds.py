@@ -146,8 +146,9 @@ def _exact(
     sequence, start, last, step, total = _layout(n_free, room, k)
     before = rng.bit_generator.state
     uniform = rng.random(total)
+    work = _room_to_count(n_free, room, k)
     failed = drawing.count_and_draw(
-        allowed, n_free, room, sequence, (uniform, last, step), holder, _room_to_count(n_free, room)
+        allowed, n_free, room, sequence, (uniform, last, step), holder, work
     )
     if failed >= 0:  # a refusal leaves the generator as it was after the earlier parts' draws
         rng.bit_generator.state = before
@@ -167,7 +168,11 @@ def _exact(
             _CARD_HI,
             out_lo,
             out_hi,
-            (np.empty(N_CARDS, np.int64), np.empty(N_CARDS, np.int64), np.empty(h, np.bool_)),
+            (
+                *(np.empty(N_CARDS, np.int64) for _ in range(3)),
+                np.empty(N_CARDS + 1, np.int64),
+                np.empty(h, np.bool_),
+            ),
         )
     return out_lo, out_hi
 
@@ -206,13 +211,14 @@ def _layout(n_free: np.ndarray, room: np.ndarray, k: int) -> tuple[np.ndarray, .
     return sequence, start, last, step, int(block.sum())
 
 
-def _room_to_count(n_free: np.ndarray, room: np.ndarray) -> tuple[np.ndarray, ...]:
+def _room_to_count(n_free: np.ndarray, room: np.ndarray, k: int) -> tuple[np.ndarray, ...]:
     """:func:`drawing.count_and_draw`'s room to work in (the kernels allocate nothing)."""
     h = room.shape[1]
     entries = int(np.prod(room[:, 1:] + 1, axis=1).max())
     tables = np.empty((int(n_free.max()) + 1, entries), np.float32)
-    ints = (np.empty(h, np.int64) for _ in range(3))
-    return tables, *ints, np.empty(h, np.float32), np.empty(h - 1, np.int64)
+    ints = (np.empty(h, np.int64) for _ in range(2))
+    counts, running = np.empty((k, h), np.int64), np.empty(h, np.float32)
+    return tables, *ints, counts, running, np.empty(h - 1, np.int64), np.empty(k, np.int64)
 
 
 def check(constraints: Constraints) -> None:
