@@ -22,7 +22,7 @@ import numpy as np
 from ..playout import bitboard as bb
 from ..playout.knowledge import NO_TRUMP_BIT, known_ally, knows_sides, unseen
 from ..playout.vector_rules import TRUMP_LEAD
-from ..playout.words import above_or_all, kernel, lowest, popcount, top
+from ..playout.words import above_or_all, keep, kernel, lowest, popcount, top
 
 HUNTING_TRUMPS = {3: 7, 4: 5, 5: 4}
 """Trumps a defender needs in hand to lead them to hunt the Petit."""
@@ -85,18 +85,21 @@ def read(k, d, trick, n_tricks, legal_lo, legal_hi, t, public):
     for r in range(players):
         if r == k:
             continue
-        if not t.is_taker[r, d]:
-            others_hi |= public.may_hold_hi[r, d]
-        if known_ally(k, r, d, t):
-            continue
-        opponents_lo |= public.may_hold_lo[r, d]
-        opponents_hi |= public.may_hold_hi[r, d]
-        opponents_void |= np.int64(public.void[r, d])
-        if r > k:
-            later_lo |= public.may_hold_lo[r, d]
-            later_hi |= public.may_hold_hi[r, d]
-            later_opponents += 1
-            later_void_in_lead |= (public.void[r, d] & t.lead_bit[d]) != 0
+        may_lo = public.may_hold_lo[r, d]
+        may_hi = public.may_hold_hi[r, d]
+        void = public.void[r, d]
+        others_hi |= keep(not t.is_taker[r, d], may_hi)
+        # Whether r is an opponent taken as a mask, not a branch: with five players, before the
+        # called card appears, it would be mispredicted often.
+        opponent = not known_ally(k, r, d, t)
+        opponents_lo |= keep(opponent, may_lo)
+        opponents_hi |= keep(opponent, may_hi)
+        opponents_void |= np.int64(keep(opponent, np.uint64(void)))
+        later = opponent & (r > k)
+        later_lo |= keep(later, may_lo)
+        later_hi |= keep(later, may_hi)
+        later_opponents += np.int64(later)
+        later_void_in_lead |= later & ((void & t.lead_bit[d]) != 0)
     later_lo &= unseen_lo
     later_threat_hi = later_hi & unseen_hi & _TRUMPS_HI
     sides_known = knows_sides(k, d, t)

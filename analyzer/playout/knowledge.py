@@ -149,16 +149,16 @@ def observe(k, d, lo, hi, t, public, first_trick_shown):
 def knows_sides(k, d, t):
     """Whether the player at position ``k`` knows every player's side in deal ``d``: always,
     but with 5 players before the called card appears, when only the partner knows."""
-    return t.seat.shape[0] != 5 or t.revealed[d] or t.is_partner[k, d]
+    # Bitwise, not `or`: no branch to mispredict in the greedy's loop over the players (read).
+    return (t.seat.shape[0] != 5) | t.revealed[d] | t.is_partner[k, d]
 
 
 @kernel
 def known_ally(k, r, d, t):
     """The player at position ``r`` is on the side of the one at ``k`` in deal ``d``, and the
     latter knows it (itself included)."""
-    if r == k:
-        return True
-    return knows_sides(k, d, t) and t.on_taker_side[r, d] == t.on_taker_side[k, d]
+    same_side = t.on_taker_side[r, d] == t.on_taker_side[k, d]
+    return (r == k) | (knows_sides(k, d, t) & same_side)  # bitwise: no branch (knows_sides)
 
 
 @kernel

@@ -131,6 +131,12 @@ def top(x: np.uint64) -> np.uint64:
 
 
 @kernel
+def keep(flag: np.bool_, x: np.uint64) -> np.uint64:
+    """``x`` where ``flag``, else 0, without a branch (a mask of ``flag``'s bit)."""
+    return x & (_ZERO - np.uint64(flag))
+
+
+@kernel
 def above(single: np.uint64) -> np.uint64:
     """:func:`bitboard.above`: every bit above the one of ``single`` (none for 0)."""
     return ~(single << _ONE) + _ONE
