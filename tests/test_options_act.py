@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from greedy_table import GREEDY, GREEDY_OPTIONS, GREEDY_SIDES
 
-from tarot_advisor.analyzer.advice import auction
+from tarot_advisor.analyzer.advice import paired
 from tarot_advisor.analyzer.advice.advisor import analyse_hand
 from tarot_advisor.analyzer.advice.auction import parse_bids
 from tarot_advisor.analyzer.advice.ecart_advice import analyse_ecart
@@ -39,14 +39,16 @@ def one_sentence(result, code: int = 2) -> str:
 
 
 def test_the_deal_you_defend_after_passing_is_played_by_the_given_policies(monkeypatch) -> None:
+    # The deal the user defends is played in the same engine runs as the contracts
+    # (paired.play_pairs): every one of them by the policies asked for.
     played = []
-    engine_play = auction.play
+    engine_play = paired.play
 
     def spy(deals, takers, contract, policy, defence_policy=None, **options):
         played.append((type(policy).__name__, type(defence_policy).__name__))
         return engine_play(deals, takers, contract, policy, defence_policy, **options)
 
-    monkeypatch.setattr(auction, "play", spy)
+    monkeypatch.setattr(paired, "play", spy)
     cards = parse_hand(HAND, 4)
     analyse_hand(cards, 4, samples=40, seed=3, taker_policy="greedy", defence_policy="random")
     random_name = type(policy_named("random")).__name__
