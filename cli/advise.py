@@ -15,7 +15,7 @@ from tarot_advisor.analyzer.advice.ecart_advice import SEARCH_SAMPLES as ECART_S
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis, ecart_samples
 from tarot_advisor.analyzer.advice.hand import HandError
 from tarot_advisor.analyzer.advice.hand_samples import CHUNK, DEFAULT_POLICY, SEARCH_CHUNK, Sides
-from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_SAMPLES
+from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_ROUND, SURVEY_SAMPLES
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import Contract, bid_label
 from tarot_advisor.analyzer.policies import POLICIES
@@ -235,7 +235,8 @@ def advice_line(analysis: Analysis) -> str:
     type=click.IntRange(min=2),
     default=None,
     help="Deals of the unseen cards to play out, every contract on the same ones. Default: with "
-    f"the lookahead, {SURVEY_SAMPLES} of every contract, then as many more of the advised one "
+    f"the lookahead, {SURVEY_ROUND} or {SURVEY_SAMPLES} of every contract (the second "
+    f"{SURVEY_ROUND} where the first leave the choice open), then as many more of the advised one "
     "as its 95% intervals need to come within ± 3.5 points of P(make) and ± 6 × its "
     f"multiplier of E[score]; with other play, {DEFAULT_SAMPLES:,}. With --chien, "
     f"{ECART_SEARCH_SAMPLES} of every écart with the lookahead, else {ECART_SAMPLES:,}.",
