@@ -224,7 +224,7 @@ def _focus(
         focus_chunk,
         **play,
         announced=-(-CHELEM_MIN_SEARCHED // 2),
-        poignee=POIGNEE_SAMPLES // 4,
+        poignee=-(-POIGNEE_SAMPLES // 2 // len(first)),
     )
     controls = steadying.controls(round_one)
     seen = [Steadying.paired(choice, p[0], c) for p, c in zip(parts, controls, strict=True)]

@@ -92,8 +92,9 @@ sample twice would double the focus's cost for the hands that hold a poignée.""
 
 @dataclass(frozen=True)
 class Stages:
-    """How an analysis samples: ``survey`` samples of everything, in chunks of ``chunk``; and,
-    when ``staged``, a focus whose size the survey decides (:func:`first_round`)."""
+    """How an analysis samples: ``survey`` samples of everything (when ``staged``, the survey's
+    first round: :mod:`survey`), in chunks of ``chunk``; and, when ``staged``, a focus whose size
+    the survey decides (:func:`first_round`)."""
 
     survey: int
     chunk: int

@@ -33,7 +33,8 @@ class Run:
 
 class Progress:
     """The analysis's progress in playout batches (chunks), for ``on_done(done, total)``: the
-    survey's chunks, then the focus's and the chelem's once the survey has sized them."""
+    survey's first round's chunks, then its second round's, the focus's and the chelem's as
+    each is decided."""
 
     def __init__(self, on_done: Callable[[int, int], None] | None, stages: Stages) -> None:
         self.on_done = on_done
