@@ -70,9 +70,11 @@ def survey(
     live = live_calls(outcomes.samples, calls, surveyed.called)
     if len(live) == 1 and settled(surveyed.auction, _actions(outcomes, surveyed)):
         return surveyed
-    rounds = len(parts)
-    bar.grow(rounds)
-    second = replace(run, first_chunk=run.first_chunk + rounds)
+    # The second round's chunks on the streams after the first's: the survey's samples are
+    # those of a run of twice the first's, which the control replays (:mod:`control`).
+    first_chunks = len(parts)
+    bar.grow(first_chunks)
+    second = replace(run, first_chunk=run.first_chunk + first_chunks)
     outcomes = ChunkOutcomes.merge(parts + second.map(chunk, calls=live, **play))
     return _chosen(outcomes, replace(run, samples=2 * run.samples), calls, live)
 
