@@ -11,7 +11,8 @@ most hands are nowhere near a chelem, and the replay is a third of the work. (A 
 plays the chelem's first samples with its focus, below.)
 
 By default a table that searches (the lookahead, the default play) is sampled in two stages
-(:mod:`plan`): a survey of every contract chooses the advice, then a focus of fresh samples
+(:mod:`plan`): a survey of every contract, in one or two rounds (:mod:`survey`), chooses the
+advice, then a focus of fresh samples
 measures the advised contract's pair, its poignée, the chelem and the sensitivity, as precisely
 as the plan asks.
 
