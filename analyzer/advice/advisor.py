@@ -12,9 +12,8 @@ plays the chelem's first samples with its focus, below.)
 
 By default a table that searches (the lookahead, the default play) is sampled in two stages
 (:mod:`plan`): a survey of every contract, in one or two rounds (:mod:`survey`), chooses the
-advice, then a focus of fresh samples
-measures the advised contract's pair, its poignée, the chelem and the sensitivity, as precisely
-as the plan asks.
+advice, then a focus of fresh samples measures the advised contract's pair, its poignée, the
+chelem and the sensitivity, as precisely as the plan asks.
 
 The samples and their per-sample outcomes come from :mod:`hand_samples`. The work is cut in
 chunks (:attr:`hand_samples.Sides.chunk` samples, or :data:`plan.STAGED_CHUNK`), each with
