@@ -1,4 +1,5 @@
-"""Shared fixtures: random legal deals played out by the referee."""
+"""Shared fixtures: random legal deals played out by the referee; the greedy standing in for a
+table that searches."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import random
 from collections.abc import Callable
 
 import pytest
+from greedy_table import STAND_IN_CONTROL
 
+from tarot_advisor.analyzer.advice import control, hand_samples
 from tarot_advisor.analyzer.cards import EXCUSE, IS_BOUT, IS_KING, IS_TRUMP
 from tarot_advisor.analyzer.game import Contract, chien_size, hand_size, poignee_thresholds
 from tarot_advisor.analyzer.rulebook.referee import Game
@@ -83,3 +86,11 @@ def play_random_game(rng: random.Random, players: int) -> Game:
 def random_game() -> Callable[[random.Random, int], Game]:
     """:func:`play_random_game`: ``random_game(rng, players)`` returns a finished :class:`Game`."""
     return play_random_game
+
+
+@pytest.fixture
+def greedy_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The greedy stands in for a searching table: the default analysis is then staged
+    (test_plan.py, test_survey.py), a thousand times faster than with the lookahead."""
+    monkeypatch.setattr(hand_samples, "SEARCHING", frozenset({"greedy"}))
+    monkeypatch.setattr(control, "CONTROL_TABLE", STAND_IN_CONTROL)

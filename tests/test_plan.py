@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from greedy_table import GREEDY
+from greedy_table import GREEDY, STAND_IN_CONTROL
 
 from tarot_advisor.analyzer.advice import advisor, chelem, control, hand_samples
 from tarot_advisor.analyzer.advice.advisor import FOCUS_FIRST_CHUNK, analyse_hand
@@ -36,18 +36,6 @@ from tarot_advisor.analyzer.stats import Z95
 
 EXAMPLE = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
 POIGNEE_HAND = "21 20 18 15 13 11 9 5 3 1 R♥ D♥ 7♥ R♠ 4♠ 2♦ V♣ 8♣"
-
-
-STAND_IN_CONTROL = Sides("greedy", "simple")
-"""The control table while the greedy stands in for the searching one: another table, so that
-the focus's E[score] is steadied by scores that are correlated with its own, not equal."""
-
-
-@pytest.fixture
-def greedy_searches(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The greedy stands in for a searching table: the default analysis is then staged."""
-    monkeypatch.setattr(hand_samples, "SEARCHING", frozenset({"greedy"}))
-    monkeypatch.setattr(control, "CONTROL_TABLE", STAND_IN_CONTROL)
 
 
 def test_samples_made_every_time_still_ask_for_some() -> None:

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 from greedy_table import GREEDY
 
-from tarot_advisor.analyzer.advice import control, hand_samples
 from tarot_advisor.analyzer.advice.advisor import analyse_hand
 from tarot_advisor.analyzer.advice.auction import AuctionResult, bidder
 from tarot_advisor.analyzer.advice.hand import call_candidates, check_hand
@@ -30,12 +29,6 @@ from tarot_advisor.analyzer.cards import parse_card, parse_hand
 from tarot_advisor.analyzer.game import BIDS, Contract
 from tarot_advisor.analyzer.parallel import FORK
 from tarot_advisor.analyzer.stats import Estimate
-
-
-@pytest.fixture
-def greedy_searches(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hand_samples, "SEARCHING", frozenset({"greedy"}))
-    monkeypatch.setattr(control, "CONTROL_TABLE", Sides("greedy", "simple"))
 
 
 def test_a_lead_is_counted_in_standard_errors_of_the_paired_difference() -> None:
