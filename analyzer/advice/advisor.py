@@ -78,7 +78,7 @@ from .plan import (
     half_size,
 )
 from .runs import Progress, Run
-from .survey import best_of, lead, survey
+from .survey import best_of, survey
 
 DEFAULT_SAMPLES = 2000
 """Samples of every contract for a table that does not search (the greedy's)."""
@@ -269,7 +269,7 @@ def _poignee_settled(parts: list, choice: Choice) -> bool:
     if gains[0] is None:
         return True
     gain = np.concatenate(gains)
-    return not gain.any() or abs(lead(gain, np.zeros(len(gain)))) >= SETTLED_Z
+    return not gain.any() or abs(Estimate.of(gain).z) >= SETTLED_Z
 
 
 def _focus_run(survey: Run, sizes: tuple[int, ...], after: int = 0) -> Run:

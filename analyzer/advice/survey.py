@@ -23,7 +23,6 @@ again by the focus, on samples of its own, exactly unbiased (:mod:`plan`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import NamedTuple
@@ -31,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..game import Contract
+from ..stats import Estimate
 from .auction import AuctionResult, action_scores, evaluate
 from .hand_samples import Choice, ChunkOutcomes, ContractSamples, Sides, chunk
 from .plan import SETTLED_Z
@@ -146,16 +146,7 @@ def settled(auction: AuctionResult, scores: dict[str, np.ndarray]) -> bool:
 
 
 def lead(ahead: np.ndarray, behind: np.ndarray) -> float:
-    """The mean of ``ahead − behind`` ((N,) per-sample scores, paired) in standard errors of
-    that mean: ``inf`` when ahead by the same amount on every sample, 0 when tied on every
-    one."""
-    difference = np.asarray(ahead, np.float64) - behind
-    mean = float(np.mean(difference))
-    se = (
-        float(np.std(difference, ddof=1)) / math.sqrt(len(difference))
-        if len(difference) > 1
-        else 0.0
-    )
-    if se == 0:
-        return math.copysign(math.inf, mean) if mean != 0 else 0.0
-    return mean / se
+    """The mean of ``ahead − behind`` ((N,) per-sample scores, paired, N ≥ 2) in standard
+    errors of that mean (:attr:`Estimate.z`: infinite when ahead by the same amount on every
+    sample, 0 when tied on every one)."""
+    return Estimate.of(np.asarray(ahead, np.float64) - behind).z
