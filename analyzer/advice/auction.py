@@ -37,6 +37,7 @@ from ..rulebook.calling import longest_suit_call
 from ..stats import Estimate
 from .calibrated import item_counts, shipped_table
 from .heuristic import heuristic_bids, point_counts
+from .paired import Others
 
 MODELS = ("calibrated", "seed", "calibrated-exact", "seed-exact")
 """Names of the bidding models, the default first: ``calibrated`` the point count fitted for
@@ -266,27 +267,24 @@ class AuctionSamples:
 class Defending:
     """The auction around the user on N deals, before a card is played (:func:`defending`):
     ``user`` (N,) int64 its seat, ``highest`` and ``overcall`` (N,) int8 as in
-    :class:`AuctionSamples`; and the deals the user would defend, to be played: ``rows`` (R,)
-    int64 of the N, their ``takers`` (R,) int64 seats, ``codes`` (R,) int8 contract codes and,
-    with 5 players, ``called`` (R,) int64 the takers' calls (else ``None``)."""
+    :class:`AuctionSamples`; and ``deals``, the deals the user would defend, to be played by
+    others (:class:`paired.Others`: rows of the N, their takers, contracts and calls)."""
 
     user: np.ndarray
     highest: np.ndarray
     overcall: np.ndarray
-    rows: np.ndarray
-    takers: np.ndarray
-    codes: np.ndarray
-    called: np.ndarray | None
+    deals: Others
 
     def outcome(self, playout: Playout | None) -> AuctionSamples:
-        """The auction's outcomes, from the ``playout`` of the :attr:`rows` (in that order;
+        """The auction's outcomes, from the ``playout`` of :attr:`deals` (in that order;
         ``None`` when there are none): the user's score where it defends, else 0."""
         defended = np.zeros(len(self.user), np.int64)
         if playout is not None:
-            for code in np.unique(self.codes):  # scored a contract at a time
-                group = np.flatnonzero(self.codes == code)
+            codes = self.deals.codes
+            for code in np.unique(codes):  # scored a contract at a time
+                group = np.flatnonzero(codes == code)
                 scores = score(playout.take(group)).scores
-                rows = self.rows[group]
+                rows = self.deals.rows[group]
                 defended[rows] = scores[np.arange(len(group)), self.user[rows]]
         return AuctionSamples(self.highest, self.overcall, defended)
 
@@ -326,7 +324,8 @@ def defending(
     called = None
     if players == 5:
         called = longest_suit_call(deals.hands[rows, takers])
-    return Defending(user, highest, overcall, rows, takers, _BID_CODES[contract[rows]], called)
+    played = Others(rows, takers, _BID_CODES[contract[rows]], called)
+    return Defending(user, highest, overcall, played)
 
 
 _BID_CODES = np.array([0] + [Contract(bid).code for bid in BIDS[1:]], np.int8)

@@ -33,7 +33,7 @@ from .auction import (
     sample_auction,
 )
 from .hand import HandError
-from .paired import Others, PairPlay, may_show, pair_of, play_pairs
+from .paired import PairPlay, may_show, pair_of, play_pairs
 
 CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""
@@ -236,7 +236,7 @@ def chunk(
         rng=rng,
         called=None if calls == (None,) else np.repeat(np.array(calls, np.int64), n),
         defence_policy=defence,
-        others=Others(around.rows, around.takers, around.codes, around.called),
+        others=around.deals,
     )
     for index, called in enumerate(calls):
         for first, _ in PAIRS:
