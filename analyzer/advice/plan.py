@@ -73,9 +73,9 @@ the second round rests on a spread measured on a few hundred samples, and little
 a survey that overstates the spread (a few unlucky failures among 64) does not oversize it."""
 FOCUS_SAMPLES = (256, 4000)
 """The fewest samples the focus's first round plays, and the most the focus plays. The fewest
-guard against a lucky survey: 64 makes out of 64 (AC centre 0.97) ask for 90 samples, yet a
-contract made 93% of the time shows that survey one time in a hundred, and then its failures
-are missing from the spread too; 128 more samples a half show them (0.93 ** 128 < 10⁻⁴). The
+guard against a lucky survey: 32 makes out of 32 (AC centre 0.94) ask for 165 samples, yet a
+contract made 93% of the time shows that survey one time in ten, and then its failures are
+missing from the spread too; 128 more samples a half show them (0.93 ** 128 < 10⁻⁴). The
 first round also carries the poignée's :data:`POIGNEE_SAMPLES`."""
 SECOND_LEAST = 16
 """The fewest samples each half plays in the second round: a half's size may depend on the other
