@@ -163,7 +163,7 @@ def petit_au_bout(petit_trick_side: np.ndarray, excuse_won_last: np.ndarray) -> 
 def poignee_bonus(shown_hi: np.ndarray, players: int) -> np.ndarray:
     """(…) int64 the bonus (20, 30, 40; 0 for none) of the poignée ``shown_hi``, sized by the
     number of cards shown."""
-    return _bonus_of_count(players)[np.bitwise_count(shown_hi & bb.ALL_HI)]
+    return _bonus_of_count(players)[bb.popcount8(shown_hi & bb.ALL_HI)]
 
 
 @functools.cache
