@@ -136,3 +136,35 @@ def test_a_thread_hands_its_chunks_to_the_workers_forked_before_it_began(tmp_pat
     # Two workers forked; the thread's chunks drew what one worker here draws, in other
     # processes, and not joblib's (which would have been imported to start its own).
     assert done.stdout.split("\n")[:3] == ["2 2", "True", "False False"]
+
+
+WORKER_LOADS = """
+import sys
+import numpy as np
+from tarot_advisor.analyzer.advice.hand_samples import GREEDY_TABLE, Bidding, Choice, replayed_chunk
+from tarot_advisor.analyzer.advice.auction import bidder
+from tarot_advisor.analyzer.cards import parse_hand
+from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.parallel import FORK, map_chunks
+
+
+def loaded(rng, n, **kwargs):
+    made = replayed_chunk(rng, n, **kwargs)[Contract.GARDE].made  # the greedy's kernels
+    return "scipy.linalg" in sys.modules, int(made.sum())
+
+
+hand = tuple(parse_hand("21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"))
+where = dict(hand=hand, players=4, position=None, choice=Choice(Contract.GARDE, None),
+             bidding=Bidding(bidder("calibrated")), sides=GREEDY_TABLE)
+forked = map_chunks(loaded, 200, seed=3, chunk_size=100, jobs=2, backend=FORK, **where)
+here = map_chunks(loaded, 200, seed=3, chunk_size=100, jobs=1, **where)
+print([f[0] for f in forked], [f[1] for f in forked] == [h[1] for h in here])
+"""
+
+
+def test_a_forked_worker_runs_the_kernels_without_scipys_linear_algebra():
+    # numba's BLAS probe would import it (0.17 s a worker); the same greedy plays either way.
+    pytest.importorskip("scipy.linalg")
+    run = subprocess.run([sys.executable, "-c", WORKER_LOADS], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["[False,", "False]", "True"]
