@@ -1,6 +1,6 @@
-"""The focus's E[score] steadied by the greedy (analyzer/advice/control.py): a control variate
-whose coefficient is fixed beforehand, so the estimate stays unbiased, and whose standard error
-is the one its samples show."""
+"""The focus's E[score] steadied by the greedy and the cards (analyzer/advice/control.py):
+control variates whose coefficients are fixed beforehand, so the estimate stays unbiased, and
+whose standard error is the one its samples show."""
 
 from __future__ import annotations
 
@@ -10,24 +10,23 @@ import pytest
 from tarot_advisor.analyzer.advice.control import (
     FRESH_PER_SAMPLE,
     as_proportion,
-    coefficient,
     controlled,
+    fit,
     halves_mean,
-    made_coefficient,
-    spread,
+    made_fit,
 )
 from tarot_advisor.analyzer.stats import Estimate, wilson_interval
 
 
 def test_the_coefficient_is_the_slope_of_the_score_on_the_control() -> None:
     control = np.array([10.0, -20.0, 35.0, 5.0, 0.0])
-    assert coefficient(3 * control + 7, control) == pytest.approx(3.0)
-    assert coefficient(-0.5 * control, control) == pytest.approx(-0.5)
+    assert fit(3 * control + 7, control).beta == pytest.approx([3.0])
+    assert fit(-0.5 * control, control).beta == pytest.approx([-0.5])
 
 
 def test_a_control_that_never_varies_steadies_nothing() -> None:
-    assert coefficient(np.array([1.0, 5.0, 9.0]), np.full(3, 40.0)) == 0.0
-    assert coefficient(np.array([1.0, 5.0]), np.array([2.0, 3.0])) == 0.0  # too few to fit
+    assert fit(np.array([1.0, 5.0, 9.0, 4.0]), np.full(4, 40.0)).beta == [0.0]
+    assert fit(np.array([1.0, 5.0]), np.array([2.0, 3.0])).beta == [0.0]  # too few to fit
 
 
 def test_whether_made_is_steadied_only_on_enough_makes_and_failures() -> None:
@@ -35,12 +34,53 @@ def test_whether_made_is_steadied_only_on_enough_makes_and_failures() -> None:
     made = np.zeros(64, bool)
     made[5] = True
     greedy = made.copy()
-    assert coefficient(made, greedy) == pytest.approx(1.0)
-    assert made_coefficient(made, greedy) == 0.0
+    assert fit(made, greedy).beta == pytest.approx([1.0])
+    assert made_fit(made, greedy).beta == [0.0]
     # Eight makes and fifty-six failures are enough.
     made[40:47] = True
     greedy[40:50] = True
-    assert made_coefficient(made, greedy) == coefficient(made, greedy) > 0
+    assert made_fit(made, greedy).beta == fit(made, greedy).beta
+    assert made_fit(made, greedy).beta[0] > 0
+
+
+def test_a_second_covariate_steadies_what_the_first_misses() -> None:
+    # The score is 2 × the greedy's plus 5 × the chien's points, plus noise: on 200 deals, the
+    # fit on both covariates finds both slopes, and leaves the noise's spread.
+    rng = np.random.default_rng(4)
+    greedy, chien, noise = rng.normal(0, 50, 200), rng.integers(0, 20, 200), rng.normal(0, 10, 200)
+    covariates = np.column_stack([greedy, chien])
+    steadied = fit(2 * greedy + 5 * chien + noise, covariates)
+    assert steadied.beta == pytest.approx([2.0, 5.0], abs=0.1)
+    assert np.var(steadied.residuals) == pytest.approx(100, rel=0.25)
+
+
+def test_on_few_samples_the_fit_keeps_the_lone_covariate_not_nine() -> None:
+    # 16 deals: the score follows the greedy's (column 0); eight more columns are noise. Nine
+    # slopes fitted on 16 deals would predict fresh deals worse than the greedy's alone.
+    rng = np.random.default_rng(7)
+    covariates = rng.normal(0, 1, (16, 9))
+    score = 40 * covariates[:, 0] + rng.normal(0, 20, 16)
+    steadied = fit(score, covariates, lone=0)
+    assert np.flatnonzero(steadied.beta).tolist() == [0]
+    assert fit(score, covariates, lone=None).beta.tolist() == [0.0] * 9
+
+
+def test_the_spread_is_the_left_out_residuals_and_the_fresh_deals_share() -> None:
+    # Each deal's residual from the slope fitted on the four others, then the fresh deals'
+    # share of the variance: β² Var(control) / 16.
+    score = np.array([100.0, -50.0, 120.0, 80.0, 10.0])
+    control = np.array([90.0, -40.0, 100.0, 60.0, 30.0])
+    left_out = []
+    for i in range(5):
+        others = np.arange(5) != i
+        slope, intercept = np.polyfit(control[others], score[others], 1)
+        left_out.append(score[i] - (slope * control[i] + intercept))
+    steadied = fit(score, control)
+    assert steadied.residuals == pytest.approx(left_out)
+    slope = steadied.beta[0]
+    assert FRESH_PER_SAMPLE == 16
+    expected = np.var(left_out, ddof=1) + slope**2 * np.var(control, ddof=1) / 16
+    assert steadied.spread == pytest.approx(expected)
 
 
 def test_a_perfect_control_gives_the_mean_of_the_fresh_deals_exactly() -> None:
@@ -61,20 +101,24 @@ def test_each_half_may_be_steadied_by_its_own_beta() -> None:
     assert estimate.se == pytest.approx(np.sqrt(50.0 / 2) / 2)  # half 1's spread, halved
 
 
-def fitted(survey: tuple[np.ndarray, np.ndarray], score: np.ndarray, control: np.ndarray) -> float:
+def fitted(
+    survey: tuple[np.ndarray, np.ndarray], score: np.ndarray, control: np.ndarray
+) -> np.ndarray:
     """β fitted on the ``survey``'s scores and controls, and on these."""
-    return coefficient(np.concatenate([survey[0], score]), np.concatenate([survey[1], control]))
+    return fit(np.concatenate([survey[0], score]), np.concatenate([survey[1], control])).beta
 
 
 def test_halves_steadied_by_betas_fitted_on_each_other_stay_unbiased() -> None:
     # As the focus does: each half's β fitted on a survey of 32 and the other half's first 50,
-    # none of its own. 2,000 focuses of two halves of 100: E = 100 within 4 standard errors,
-    # and the error they report is their spread.
+    # none of its own, on three covariates (the greedy's score, the chien's points, and one
+    # that tells nothing). 2,000 focuses of two halves of 100: E = 100 within 4 standard
+    # errors, and the error they report is their spread.
     rng = np.random.default_rng(21)
 
     def deals(n: int) -> tuple[np.ndarray, np.ndarray]:
-        luck, noise = rng.standard_normal(n), rng.standard_normal(n)
-        return 100 + 60 * luck + 80 * noise, 220 + 90 * luck  # score, control
+        luck, chien, noise = rng.standard_normal(n), rng.integers(0, 12, n), rng.standard_normal(n)
+        score = 100 + 60 * luck + 8 * (chien - 5.5) + 80 * noise
+        return score, np.column_stack([220 + 90 * luck, chien, rng.standard_normal(n)])
 
     means, reported = [], []
     halves = np.repeat([0, 1], 100)
@@ -94,14 +138,6 @@ def test_halves_steadied_by_betas_fitted_on_each_other_stay_unbiased() -> None:
     assert means.std(ddof=1) == pytest.approx(np.mean(reported), rel=0.06)
 
 
-def test_the_spread_is_the_residuals_and_the_fresh_deals_share() -> None:
-    score = np.array([100.0, -50.0, 120.0, 80.0])
-    control = np.array([90.0, -40.0, 100.0, 60.0])
-    expected = np.var(score - 0.5 * control, ddof=1) + 0.25 * np.var(control, ddof=1) / 16
-    assert FRESH_PER_SAMPLE == 16
-    assert spread(score, control, 0.5) == pytest.approx(expected)
-
-
 def test_steadied_estimates_average_to_the_true_mean_with_the_error_they_report() -> None:
     # Scores as a deal's luck (shared with the control) plus the player's own noise: E = 100,
     # correlation 0.6 with the control. 2,000 analyses, each fitting β on a survey of 64 and
@@ -115,7 +151,7 @@ def test_steadied_estimates_average_to_the_true_mean_with_the_error_they_report(
 
     steadied, plain, reported = [], [], []
     for _ in range(2000):
-        beta = coefficient(*deals(64))
+        beta = fit(*deals(64)).beta
         score, control = deals(200)
         fresh = deals(FRESH_PER_SAMPLE * 200)[1]
         estimate = controlled(score, control, fresh, beta)

@@ -128,8 +128,17 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
     # 64 shown), and the focus's is the mean of its two halves' means. P(make) and E[score]
     # are steadied by the control table's on the same deals and on 16 times as many fresh ones
     # (chunks from 2**31): mean(L − β·G) + β·mean(G fresh), here with β = 0.5.
-    monkeypatch.setattr(control, "coefficient", lambda score, greedy: 0.5)
-    monkeypatch.setattr(control, "made_coefficient", lambda made, greedy: 0.5)
+    real_fit = control.fit
+
+    def half_of_the_lone(values, covariates, lone=0):  # β = 0.5 on the greedy's own outcome
+        fitted = real_fit(values, covariates, lone)
+        beta = np.zeros_like(fitted.beta)
+        if lone is not None:
+            beta[lone] = 0.5
+        return fitted._replace(beta=beta)
+
+    monkeypatch.setattr(control, "fit", half_of_the_lone)
+    monkeypatch.setattr(control, "made_fit", half_of_the_lone)
     hand = tuple(parse_hand(EXAMPLE))
     analysis = analyse_hand(hand, seed=5, jobs=2, **GREEDY)
     assert analysis.focus is not None

@@ -215,7 +215,7 @@ def _focus(
     :data:`POIGNEE_SAMPLES` in all, where it may be); the second, in each half, as many more as
     the survey and the other half's first round ask for (:func:`half_size`), the first of its
     chunks again shown where the first round left the poignée's verdict open."""
-    steadying = Steadying.fit(survey, surveyed, choice)
+    steadying = Steadying.of(survey, surveyed, choice)
     first = first_round(steadying.needed())
     play = dict(choice=choice, keep_records=keep_records, sides=sides, on_done=bar.step)
     bar.grow(2)
@@ -345,7 +345,7 @@ def _contract_result(
     halves: np.ndarray | None = None,
 ) -> ContractResult:
     """The contract's numbers from its per-sample outcomes; P(make) and E[score] their plain
-    means unless ``steadied`` gives them (a focus's, steadied by the greedy: :mod:`control`),
+    means unless ``steadied`` gives them (a focus's, steadied: :mod:`control`),
     the others the mean of the focus's ``halves`` (:func:`control.halves_mean`) when given."""
     p_make, expected_score = steadied or (Estimate.of(played.made), Estimate.of(played.score))
     return ContractResult(
@@ -374,9 +374,9 @@ def _replayed_by(run: Run, choice: Choice, sides: Sides, staged: _Staged | None)
     the focus's samples when ``staged`` (by halves, :func:`control.halves_mean`; the control
     table's outcomes already played there), else on every sample."""
     if staged is not None and sides == CONTROL_TABLE:
-        made, total = staged.control[choice.contract]
+        made, total, _ = staged.control[choice.contract]
     else:
-        made, total = replayed(run, choice, sides)[choice.contract]
+        made, total, _ = replayed(run, choice, sides)[choice.contract]
     halves = None if staged is None else staged.halves
     return ContractResult(
         choice.contract, halves_mean(made, halves), halves_mean(total, halves), 0.0, 0.0

@@ -1,27 +1,31 @@
-"""The focus's figures steadied by the greedy: a control variate that keeps them unbiased.
+"""The focus's figures steadied by the greedy and the cards: control variates that keep them
+unbiased.
 
-On the same deal, the score of the lookahead table (L) and the greedy table's (G) are
-correlated: the cards that make a deal hard are hard for both. A greedy deal costs about a
-thousandth of a lookahead one (6 µs against 6 ms), so E[G] can be measured on many fresh deals
-for almost nothing, and
+On the same deal, the score of the lookahead table (L) and quantities known without playing
+the lookahead are correlated: the greedy table's score (G), whether it made the contract, the
+chien, how the defence's trumps lie (:mod:`covariates`, k of them, X). A greedy deal costs about
+a thousandth of a lookahead one (6 µs against 6 ms), so E[X] can be measured on many fresh
+deals for almost nothing, and
 
-    Ê = mean over the focus of (L − β·G)  +  β · mean over M fresh deals of G
+    Ê = mean over the focus of (L − X·β)  +  mean over M fresh deals of X·β
 
 is an unbiased estimate of E[L] for any β fixed beforehand. Here each half of the focus fits
-its β on the survey's samples and the other half's first round (L and G of the same contract on
-the same deals, :meth:`Steadying.betas`), none of its own nor the fresh ones, so the focus's
-E[score] stays exactly unbiased; its variance,
-Var(L − β·G)/n + β²·Var(G)/M, is about (1 − ρ²) of the plain mean's, ρ the correlation of L and
-G. Measured on 512 deals (4 players, Garde): ρ = 0.30 on the README hand (9% fewer samples for
-the same interval), 0.60 on a marginal hand made 60% of the time (36% fewer) — the hands whose
-focus is longest gain most. The focus is sized for this variance (:func:`spread`,
-:meth:`Steadying.needed`), and its mean over the focus is the mean of its two halves' means
-(:func:`halves_mean`: a half's size leans on the other half's samples, :mod:`plan`).
+its β on the survey's samples and the other half's first round (:meth:`Steadying.fits`), none
+of its own nor the fresh ones, so the focus's E[score] stays exactly unbiased; its variance,
+Var(L − X·β)/n + βᵀ·Cov(X)·β/M, is (1 − R²) of the plain mean's, R² the share of L's variance
+that X explains. Of no covariate, the greedy's score alone, or all of them, the fit keeps the
+one whose leave-one-out residuals vary least (:func:`fit`): on the survey's 32 samples, nine
+coefficients would fit its noise. Measured (:mod:`covariates`), R² of the score goes from
+0.09–0.35 with the greedy's score alone to 0.22–0.48 with all (4 players), and the focus of 24
+random four-player hands from a median of 934 samples to 784. The focus is sized for this
+variance (:attr:`Fit.spread`, :meth:`Steadying.needed`), and its mean over the focus is the mean
+of its two halves' means (:func:`halves_mean`: a half's size leans on the other half's samples,
+:mod:`plan`).
 
-Whether the contract is made is steadied the same way, by whether the greedy makes it (ρ = 0.17
-on the README hand, 0.49 on the marginal one, 0.50 on a hand that should pass): P(make)'s
-Wilson interval is then taken at the plain samples that would be as precise, p(1 − p)/SE² (Korn
-and Graubard's effective sample size), and its mean kept within 0–1.
+Whether the contract is made is steadied the same way, on the same covariates (the greedy's
+make alone the lone one): P(make)'s Wilson interval is then taken at the plain samples that
+would be as precise, p(1 − p)/SE² (Korn and Graubard's effective sample size), and its mean
+kept within 0–1.
 """
 
 from __future__ import annotations
@@ -35,7 +39,15 @@ import numpy as np
 from ..game import Contract
 from ..stats import Estimate
 from . import plan
-from .hand_samples import GREEDY_TABLE, Choice, ContractSamples, Sides, replayed_chunk
+from .covariates import MADE, SCORE
+from .hand_samples import (
+    GREEDY_TABLE,
+    Choice,
+    ContractSamples,
+    Replayed,
+    Sides,
+    replayed_chunk,
+)
 from .runs import Run
 
 CONTROL_TABLE = GREEDY_TABLE
@@ -47,38 +59,90 @@ MIN_EACH = 8
 """Makes and failures the survey must show of a contract before whether it is made is steadied:
 with fewer, β and the share of the variance it leaves rest on a handful of deals (one make that
 the greedy shares gives β = 1, and on the focus a spread wider than the plain mean's)."""
+EACH_PER_COVARIATE = 2
+"""Makes and failures per covariate the samples must show before whether a contract is made is
+fitted on every covariate: a rare failure is a handful of deals, and nine slopes fit their
+noise. On 200 draws of 160 deals of the README hand (9 failures each), the leave-one-out choice
+among the three fits left more spread on fresh deals (0.0541) than no covariate (0.0537); on a
+hand made 88% (20 failures), every covariate left 0.0923 against the greedy's make alone
+0.0979 (`/work/exp/madegate.py`)."""
 FRESH_FIRST_CHUNK = 1 << 31
 """The fresh deals' chunks are numbered from here (:func:`parallel.chunk_seed`): streams that
 neither the survey (from 0) nor the focus (from 2**30) draw from."""
 
 
-def coefficient(score: np.ndarray, control: np.ndarray) -> float:
-    """β minimising Var(score − β·control), from (N,) samples of both on the same deals:
-    cov/var, or 0 when the control does not vary (or N < 3)."""
-    if len(score) < 3:
-        return 0.0
-    spread = float(np.var(control, ddof=1))
-    if spread == 0:
-        return 0.0
-    return float(np.cov(score, control)[0, 1] / spread)
+class Fit(NamedTuple):
+    """A fitted control: ``beta`` (k,) float64, the coefficient of each covariate (0 for those
+    left out), its (N,) leave-one-out ``residuals`` on the samples it was fitted on, and
+    ``spread``, the variance per focus sample of :func:`controlled`'s estimate with it: the
+    residuals', plus the fresh deals' share, βᵀ·Cov(covariates)·β / :data:`FRESH_PER_SAMPLE`."""
+
+    beta: np.ndarray
+    residuals: np.ndarray
+    spread: float
 
 
-def made_coefficient(made: np.ndarray, control: np.ndarray) -> float:
-    """:func:`coefficient` for whether a contract is made ((N,) bool, and the control's), or 0
-    when the samples hold fewer than :data:`MIN_EACH` makes or failures."""
+def _columns(covariates: np.ndarray) -> np.ndarray:
+    """(N, k) float64 from (N,) or (N, k) covariates."""
+    covariates = np.asarray(covariates, np.float64)
+    return covariates[:, None] if covariates.ndim == 1 else covariates
+
+
+def _least_squares(values: np.ndarray, covariates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """β (k,) of the least-squares fit of (N,) ``values`` on (N, k) ``covariates`` and a
+    constant, and its (N,) leave-one-out residuals (each residual over 1 − its leverage)."""
+    # Centred, a covariate that never varies is a column of zeros, which gets no weight.
+    design = np.column_stack([np.ones(len(values)), covariates - covariates.mean(axis=0)])
+    inverse = np.linalg.pinv(design)
+    coefficients = inverse @ values
+    leverage = np.einsum("ij,ji->i", design, inverse)
+    residuals = (values - design @ coefficients) / np.maximum(1 - leverage, 1e-9)
+    return coefficients[1:], residuals
+
+
+def fit(
+    values: np.ndarray, covariates: np.ndarray, lone: int | None = 0, every: bool = True
+) -> Fit:
+    """The control of (N,) ``values`` by (N,) or (N, k) ``covariates`` of the same deals that
+    leaves the least :attr:`Fit.spread` out of sample: of no covariate, column ``lone`` alone
+    and (``every``) every column, the fit whose leave-one-out residuals vary least (fitted on a
+    few samples, many columns predict fresh deals worse than they fit their own). ``lone=None``:
+    no covariate. A fit needs 3 samples more than its columns."""
+    values = np.asarray(values, np.float64)
+    covariates = _columns(covariates)
+    n, k = covariates.shape
+    beta = np.zeros(k)
+    residuals = (values - values.mean()) * n / max(n - 1, 1)
+    best = Fit(beta, residuals, _spread(residuals, covariates, beta))
+    choices = [] if lone is None else [[lone]] + ([list(range(k))] if every and k > 1 else [])
+    for columns in choices:
+        if n < len(columns) + 3:
+            continue
+        beta = np.zeros(k)
+        beta[columns], residuals = _least_squares(values, covariates[:, columns])
+        spread = _spread(residuals, covariates, beta)
+        if spread < best.spread:
+            best = Fit(beta, residuals, spread)
+    return best
+
+
+def made_fit(made: np.ndarray, covariates: np.ndarray, lone: int = 0) -> Fit:
+    """:func:`fit` for whether a contract is made ((N,) bool): on no covariate when the samples
+    hold fewer than :data:`MIN_EACH` makes or failures, on column ``lone`` at most when fewer
+    than :data:`EACH_PER_COVARIATE` per covariate."""
     makes = int(np.sum(made))
-    if min(makes, len(made) - makes) < MIN_EACH:
-        return 0.0
-    return coefficient(made, control)
+    fewest = min(makes, len(made) - makes)
+    every = fewest >= EACH_PER_COVARIATE * _columns(covariates).shape[1]
+    return fit(made, covariates, lone if fewest >= MIN_EACH else None, every)
 
 
-def spread(score: np.ndarray, control: np.ndarray, beta: float) -> float:
-    """The variance per focus sample of :func:`controlled`'s estimate, from (N,) samples of the
-    score and the control on the same deals: Var(score − β·control), plus the fresh deals'
-    share, β²·Var(control) / :data:`FRESH_PER_SAMPLE`."""
-    residual = float(np.var(score - beta * control, ddof=1)) if len(score) > 1 else 0.0
-    own = float(np.var(control, ddof=1)) if len(control) > 1 else 0.0
-    return residual + beta * beta * own / FRESH_PER_SAMPLE
+def _spread(residuals: np.ndarray, covariates: np.ndarray, beta: np.ndarray) -> float:
+    """:attr:`Fit.spread` from (N,) residuals and (N, k) covariates of the same deals."""
+    own = float(np.var(residuals, ddof=1)) if len(residuals) > 1 else 0.0
+    if not beta.any() or len(residuals) < 2:
+        return own
+    covariance = np.atleast_2d(np.cov(covariates, rowvar=False, ddof=1))
+    return own + float(beta @ covariance @ beta) / FRESH_PER_SAMPLE
 
 
 def halves_mean(values: np.ndarray, halves: np.ndarray | None = None) -> Estimate:
@@ -97,27 +161,30 @@ def halves_mean(values: np.ndarray, halves: np.ndarray | None = None) -> Estimat
 
 def controlled(
     score: np.ndarray,
-    control: np.ndarray,
+    covariates: np.ndarray,
     fresh: np.ndarray,
-    beta: float | tuple[float, float],
+    beta: float | np.ndarray | tuple,
     halves: np.ndarray | None = None,
 ) -> Estimate:
-    """E[score] from (N,) ``score`` and ``control`` on the same deals and (M,) ``fresh``
-    control samples of other deals: mean(score − β·control) (:func:`halves_mean`) +
-    β·mean(fresh), with its standard error (the two means are independent). With ``halves``,
-    ``beta`` may be each half's (a pair): the mean of the halves' means of score − β_h·control,
-    plus the halves' mean β times mean(fresh). ``n`` is N, the samples of the score."""
-    betas = np.broadcast_to(np.asarray(beta, np.float64), 2)
+    """E[score] from (N,) ``score`` and (N,) or (N, k) ``covariates`` of the same deals, and
+    (M,) or (M, k) ``fresh`` covariates of other deals: mean(score − covariates·β)
+    (:func:`halves_mean`) + β·mean(fresh), with its standard error (the two means are
+    independent). With ``halves``, ``beta`` may be each half's (a pair): the mean of the halves'
+    means of score − covariates·β_h, plus the halves' mean β times mean(fresh). ``n`` is N,
+    the samples of the score."""
+    covariates, fresh = _columns(covariates), _columns(fresh)
+    k = covariates.shape[1]
+    betas = np.broadcast_to(np.asarray(beta, np.float64).reshape(-1, k), (2, k))
     per_sample = betas[0] if halves is None else betas[np.asarray(halves)]
-    residual = halves_mean(score - per_sample * np.asarray(control, np.float64), halves)
+    residual = halves_mean(score - np.sum(covariates * per_sample, axis=-1), halves)
     present = [0] if halves is None else np.unique(halves)
-    mean_beta = float(np.mean(betas[present]))
-    if not mean_beta:
+    mean_beta = betas[present].mean(axis=0)
+    if not mean_beta.any():
         return residual
-    fresh = np.asarray(fresh, np.float64)
-    variance = residual.se**2 + mean_beta**2 * float(np.var(fresh, ddof=1)) / len(fresh)
+    covariance = np.atleast_2d(np.cov(fresh, rowvar=False, ddof=1))
+    variance = residual.se**2 + float(mean_beta @ covariance @ mean_beta) / len(fresh)
     return Estimate(
-        residual.mean + mean_beta * float(fresh.mean()), math.sqrt(variance), len(score)
+        residual.mean + float(mean_beta @ fresh.mean(axis=0)), math.sqrt(variance), len(score)
     )
 
 
@@ -130,8 +197,8 @@ def as_proportion(estimate: Estimate) -> Estimate:
     return Estimate(p, estimate.se, estimate.n)
 
 
-Outcomes = dict[Contract, tuple[np.ndarray, np.ndarray]]
-"""Per contract of a pair, (N,) bool made and int64 the taker's total."""
+Outcomes = dict[Contract, Replayed]
+"""Per contract of a pair, the control table's outcomes and the deals' covariates."""
 
 
 def replayed(run: Run, choice: Choice, sides: Sides) -> Outcomes:
@@ -148,22 +215,18 @@ def replayed_parts(run: Run, choice: Choice, sides: Sides) -> list[Outcomes]:
 def joined(parts: list[Outcomes]) -> Outcomes:
     """Outcomes of chunks, end to end."""
     return {
-        contract: (
-            np.concatenate([part[contract][0] for part in parts]),
-            np.concatenate([part[contract][1] for part in parts]),
-        )
+        contract: Replayed(*map(np.concatenate, zip(*(p[contract] for p in parts), strict=True)))
         for contract in parts[0]
     }
 
 
 class Paired(NamedTuple):
-    """One contract's samples and the control table's on the same deals: (N,) bool made and
-    (N,) int64 the taker's total, each."""
+    """One contract's samples, (N,) bool made and int64 the taker's total, and (N, k) float64
+    the covariates of the same deals (:mod:`covariates`)."""
 
     made: np.ndarray
     score: np.ndarray
-    control_made: np.ndarray
-    control_score: np.ndarray
+    covariates: np.ndarray
 
 
 def _joined(first: Paired, more: Paired | None) -> Paired:
@@ -177,13 +240,13 @@ def _joined(first: Paired, more: Paired | None) -> Paired:
 class Steadying:
     """The control of one focus: ``choice``'s pair, and ``survey``, each contract's survey
     samples with the control table's on the same deals. Each half of the focus fits its β
-    (:meth:`betas`) and is sized (:meth:`needed`) on these and the other half's first round."""
+    (:meth:`fits`) and is sized (:meth:`needed`) on these and the other half's first round."""
 
     choice: Choice
     survey: dict[Contract, Paired]
 
     @classmethod
-    def fit(cls, survey: Run, samples: dict[Choice, ContractSamples], choice: Choice) -> Steadying:
+    def of(cls, survey: Run, samples: dict[Choice, ContractSamples], choice: Choice) -> Steadying:
         """From the survey's per-sample outcomes ``samples`` and the control table's play of
         the same deals."""
         control = replayed(survey, choice, CONTROL_TABLE)
@@ -193,49 +256,49 @@ class Steadying:
     def paired(
         choice: Choice, samples: dict[Choice, ContractSamples], control: Outcomes
     ) -> dict[Contract, Paired]:
-        """Each contract of ``choice``'s pair: its ``samples`` and the ``control`` table's
-        outcomes on the same deals."""
+        """Each contract of ``choice``'s pair: its ``samples`` and the covariates of the same
+        deals (``control``: the control table's replay of them)."""
         return {
             contract: Paired(
                 samples[Choice(contract, choice.called)].made,
                 samples[Choice(contract, choice.called)].score,
-                made,
-                score,
+                replay.covariates,
             )
-            for contract, (made, score) in control.items()
+            for contract, replay in control.items()
         }
 
     def controls(self, focus: Run) -> list[Outcomes]:
         """The control table's outcomes on the ``focus``'s deals, chunk by chunk."""
         return replayed_parts(focus, self.choice, CONTROL_TABLE)
 
-    def betas(self, contract: Contract, more: Paired | None = None) -> tuple[float, float]:
-        """``contract``'s β for whether it is made and for its score (:func:`made_coefficient`,
-        :func:`coefficient`), fitted on the survey's samples and ``more`` (the first round of
-        the focus's other half): none of the half's own, so that its mean stays unbiased."""
+    def fits(self, contract: Contract, more: Paired | None = None) -> tuple[Fit, Fit]:
+        """``contract``'s control of whether it is made and of its score (:func:`made_fit`,
+        :func:`fit`), fitted on the survey's samples and ``more`` (the first round of the
+        focus's other half): none of the half's own, so that its mean stays unbiased."""
         pooled = _joined(self.survey[contract], more)
         return (
-            made_coefficient(pooled.made, pooled.control_made),
-            coefficient(pooled.score, pooled.control_score),
+            made_fit(pooled.made, pooled.covariates, MADE),
+            fit(pooled.score, pooled.covariates, SCORE),
         )
 
     def needed(self, more: dict[Contract, Paired] | None = None) -> float:
         """The samples the focus's steadied mean needs (:func:`plan.needed`), measured on the
         survey's samples and ``more`` (the first round of the focus's other half, by contract):
-        the variance per sample of its E[score] (:func:`spread`), and the share of P(make)'s
-        that the control leaves, with the β fitted there (:meth:`betas`); with ``more``, each
+        the variance per sample of its E[score], and the share of P(make)'s that the control
+        leaves, each out of sample with the fits there (:meth:`fits`); with ``more``, each
         times its :func:`plan.margin`."""
         contract = self.choice.contract
         extra = None if more is None else more[contract]
         pooled = _joined(self.survey[contract], extra)
-        made_beta, score_beta = self.betas(contract, extra)
-        made = pooled.made - made_beta * pooled.control_made
-        score = pooled.score - score_beta * pooled.control_score
-        plain = float(np.var(pooled.made, ddof=1)) if len(pooled.made) > 1 else 0.0
-        ratio = spread(pooled.made, pooled.control_made, made_beta) / plain if plain > 0 else 1.0
-        score_spread = spread(pooled.score, pooled.control_score, score_beta)
-        margins = (plan.margin(made), plan.margin(score)) if more is not None else (1.0, 1.0)
-        return plan.needed(pooled.made, score_spread, contract, ratio, margins)
+        made, score = self.fits(contract, extra)
+        plain = fit(pooled.made, pooled.covariates, None).spread
+        ratio = made.spread / plain if plain > 0 else 1.0
+        margins = (
+            (plan.margin(made.residuals), plan.margin(score.residuals))
+            if more is not None
+            else (1.0, 1.0)
+        )
+        return plan.needed(pooled.made, score.spread, contract, ratio, margins)
 
     def estimates(
         self,
@@ -257,13 +320,15 @@ class Steadying:
         steadied = {}
         for contract in self.survey:
             mine = focused[Choice(contract, self.choice.called)]
-            (made, score), (fresh_made, fresh_score) = paired[contract], fresh[contract]
-            made_betas, score_betas = zip(
-                *(self.betas(contract, other[contract]) for other in reversed(first_rounds)),
+            made_fits, score_fits = zip(
+                *(self.fits(contract, other[contract]) for other in reversed(first_rounds)),
                 strict=True,
             )
+            own, other = paired[contract].covariates, fresh[contract].covariates
+            made_betas = [f.beta for f in made_fits]
+            score_betas = [f.beta for f in score_fits]
             steadied[contract] = (
-                as_proportion(controlled(mine.made, made, fresh_made, made_betas, halves)),
-                controlled(mine.score, score, fresh_score, score_betas, halves),
+                as_proportion(controlled(mine.made, own, other, made_betas, halves)),
+                controlled(mine.score, own, other, score_betas, halves),
             )
-        return steadied, len(next(iter(fresh.values()))[1])
+        return steadied, len(next(iter(fresh.values())).score)

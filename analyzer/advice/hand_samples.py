@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
@@ -32,6 +32,7 @@ from .auction import (
     defending,
     sample_auction,
 )
+from .covariates import covariates
 from .hand import HandError
 from .paired import PairPlay, may_show, pair_of, play_pairs
 
@@ -344,9 +345,8 @@ def announced_chunk(
     """``choice`` played on the same ``n`` samples as :func:`chunk`'s (the same stream), the
     chelem announced."""
     where = dict(hand=hand, players=players, position=position, bidding=bidding)
-    return _announced_samples(
-        _replay(rng, n, choice.contract, choice, sides, where, announce_chelem=True)
-    )
+    _, playout = _replay(rng, n, choice.contract, choice, sides, where, announce_chelem=True)
+    return _announced_samples(playout)
 
 
 def _announced_samples(playout: Playout) -> AnnouncedSamples:
@@ -354,6 +354,16 @@ def _announced_samples(playout: Playout) -> AnnouncedSamples:
     return AnnouncedSamples(
         scores.taker_score, taker_total(playout, scores.chelem_bonus), scores.chelem == Side.TAKER
     )
+
+
+class Replayed(NamedTuple):
+    """One contract played by another table on a chunk's samples: (N,) bool ``made`` and int64
+    ``score`` (the taker's total), and (N, k) float64 ``covariates`` of each deal
+    (:mod:`covariates`)."""
+
+    made: np.ndarray
+    score: np.ndarray
+    covariates: np.ndarray
 
 
 def replayed_chunk(
@@ -366,15 +376,16 @@ def replayed_chunk(
     choice: Choice,
     bidding: Bidding,
     sides: Sides,
-) -> dict[Contract, tuple[np.ndarray, np.ndarray]]:
+) -> dict[Contract, Replayed]:
     """The pair of contracts holding ``choice``, under its call, played on the same ``n``
     samples as :func:`chunk`'s and :func:`focus_chunk`'s (the same stream) by ``sides``, the
-    poignée hidden: per contract of the pair, (N,) bool made and int64 the taker's total."""
+    poignée hidden: per contract of the pair, whether it is made, its score and the deals'
+    covariates."""
     where = dict(hand=hand, players=players, position=position, bidding=bidding)
     pair = pair_of(choice.contract)
-    playout = _replay(rng, n, pair[0], choice, sides, where)
+    deals, playout = _replay(rng, n, pair[0], choice, sides, where)
     return {
-        contract: (scores.made, scores.taker_score)
+        contract: Replayed(scores.made, scores.taker_score, covariates(deals, playout, scores))
         for contract in pair
         for scores in (score(playout, contract),)
     }
@@ -388,11 +399,11 @@ def _replay(
     sides: Sides,
     where: dict,
     **options,
-) -> Playout:
+) -> tuple[Deals, Playout]:
     """The samples of :func:`chunk` dealt again (``where``: :func:`sample`'s hand, players,
-    position and bidding) and played under ``played``, the taker's poignée hidden."""
+    position and bidding), and played under ``played``, the taker's poignée hidden."""
     deals, taker, _ = sample(rng, n, **where)
-    return play(
+    return deals, play(
         deals,
         taker,
         played,

@@ -13,7 +13,7 @@ samples of every contract in seconds. Its default analysis has two stages:
    half plays on to :func:`half_size`, as the survey's and the *other* half's first-round
    samples ask (with a :func:`margin` for their own uncertainty) for its intervals to reach
    :data:`P_MAKE_HALF_WIDTH` and :data:`SCORE_HALF_WIDTH`. P(make) and E[score] are the mean
-   of the halves' means, steadied by the greedy's on the same deals (:mod:`control`). The
+   of the halves' means, steadied by the greedy's and the cards' (:mod:`control`). The
    poignée and the chelem come from the first samples of the chunks (the poignée from 128, or
    :data:`POIGNEE_SAMPLES` when 128 leave its verdict open; the chelem from the first 32 unless
    they leave it unsettled), the sensitivity from the whole focus.
@@ -109,7 +109,7 @@ def needed(
     margins: tuple[float, float] = (1.0, 1.0),
 ) -> float:
     """The samples a focus's mean needs to reach both targets, from (N,) bool ``made`` and
-    ``spread``, the variance per sample of the steadied E[score] (:func:`control.spread`),
+    ``spread``, the variance per sample of the steadied E[score] (:attr:`control.Fit.spread`),
     measured on the same samples; each times its ``margins`` (P(make)'s, E[score]'s).
 
     P(make)'s variance is taken at the Agresti–Coull centre (two makes and two failures added),
