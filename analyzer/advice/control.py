@@ -53,12 +53,13 @@ from .runs import Run
 CONTROL_TABLE = GREEDY_TABLE
 """The table whose scores steady the focus's: the greedy at every seat."""
 FRESH_PER_SAMPLE = 16
-"""Fresh greedy deals per focus sample, for E[G]: its share of the variance is then about
-ρ²/16 of the plain mean's, for 1–3% of the focus's time."""
+"""Fresh greedy deals per focus sample, for E[X]: their share of the variance is then about
+R²/16 of the plain mean's, for 1–3% of the focus's time."""
 MIN_EACH = 8
-"""Makes and failures the survey must show of a contract before whether it is made is steadied:
-with fewer, β and the share of the variance it leaves rest on a handful of deals (one make that
-the greedy shares gives β = 1, and on the focus a spread wider than the plain mean's)."""
+"""Makes and failures the samples a fit rests on must show before whether a contract is made is
+steadied: with fewer, β and the share of the variance it leaves rest on a handful of deals (one
+make that the greedy shares gives β = 1, and on the focus a spread wider than the plain
+mean's)."""
 EACH_PER_COVARIATE = 2
 """Makes and failures per covariate the samples must show before whether a contract is made is
 fitted on every covariate: a rare failure is a handful of deals, and nine slopes fit their
