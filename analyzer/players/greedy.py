@@ -20,7 +20,7 @@ from ..playout.table import Candidate, Table, Turn
 from ..playout.tally import close_trick
 from ..playout.trick import lay_down, legal_cards, turn
 from ..playout.vector_rules import NO_SUIT
-from ..playout.words import kernel, quiet_wrap
+from ..playout.words import kernel, popcount, quiet_wrap
 from .habits import follow, lead, read
 
 if TYPE_CHECKING:
@@ -73,10 +73,11 @@ def choose(k, d, trick, legal_lo, legal_hi, t, public):
     """(lo, hi) the greedy's card for the player at position ``k`` in deal ``d`` at trick
     ``trick``, from its legal cards ``legal_lo``/``_hi``; ``t`` and ``public``: the table's
     arrays."""
-    reading = read(k, d, trick, t.winners.shape[0], legal_lo, legal_hi, t, public)
+    n_tricks = t.winners.shape[0]
+    # A reading for each: inlined twice, each keeps only what its habits read.
     if k == 0 or t.lead_suit[d] == NO_SUIT:  # leading, or after an Excuse led
-        return lead(reading)
-    return follow(reading)
+        return lead(read(k, d, trick, n_tricks, legal_lo, legal_hi, t, public))
+    return follow(read(k, d, trick, n_tricks, legal_lo, legal_hi, t, public))
 
 
 @kernel
@@ -94,10 +95,11 @@ def play_out(step, end, any_shown, t, public, tally, seats):
     """Every deal of a table played by the greedy at every seat, deal after deal, from card
     ``step`` to card ``end`` (counted from 0): as the engine's loop plays them (``engine.play_on``)
     — the trick's leader noted, the legal cards (:func:`.trick.legal_cards`), the greedy's
-    choice but in the last trick (every player's last card), the card recorded (when the tally
-    keeps them) and laid down (:func:`.trick.lay_down`; ``any_shown``: some deal shows a
-    poignée), and a complete trick closed (:func:`.tally.close_trick`) and the next one led by
-    its winner (:func:`.trick.turn`). ``t``, ``public``, ``tally``: the table's and the tally's
+    choice where more than one is legal (every habit plays a legal card: a single one, as in
+    the last trick, is played unread), the card recorded (when the tally keeps them) and laid
+    down (:func:`.trick.lay_down`; ``any_shown``: some deal shows a poignée), and a complete
+    trick closed (:func:`.tally.close_trick`) and the next one led by its winner
+    (:func:`.trick.turn`). ``t``, ``public``, ``tally``: the table's and the tally's
     arrays, updated in place. ``seats``: a tuple of as many zeros as there are players.
 
     ``seats`` makes the number of players part of the compiled signature (a tuple's length is
@@ -125,7 +127,7 @@ def _play_deals(step, end, any_shown, t, public, tally):
             if k == 0:
                 tally.leaders[trick, d] = t.seat[0, d]
             lo, hi = legal_cards(k, d, trick, t)
-            if trick < n_tricks - 1:
+            if popcount(lo) + popcount(hi) > 1:  # a single legal card (the last trick) is played
                 lo, hi = choose(k, d, trick, lo, hi, t, public)
             if keep_plays:
                 tally.played_lo[s, d] = lo
