@@ -36,9 +36,11 @@ def test_whether_made_is_steadied_only_on_enough_makes_and_failures() -> None:
     greedy = made.copy()
     assert fit(made, greedy).beta == pytest.approx([1.0])
     assert made_fit(made, greedy).beta == [0.0]
-    # Eight makes and fifty-six failures are enough.
-    made[40:47] = True
-    greedy[40:50] = True
+    # Fifteen makes are still too few; sixteen makes and forty-eight failures are enough.
+    made[40:54] = True
+    greedy[40:57] = True
+    assert made_fit(made, greedy).beta == [0.0]
+    made[54] = True
     assert made_fit(made, greedy).beta == fit(made, greedy).beta
     assert made_fit(made, greedy).beta[0] > 0
 
