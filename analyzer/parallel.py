@@ -156,12 +156,15 @@ def _array_functions_without_blas() -> None:
     ``np.linalg``: a kernel that did would not compile in a worker; numpy outside the kernels
     is not concerned). Nothing changes where the functions are already loaded (the parent ran a
     kernel before forking) or SciPy's linear algebra already is."""
-    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+    if any(name in sys.modules for name in ("numba.np.arraymath", "scipy.linalg", BLAS_PROBE)):
         return
     sys.modules[BLAS_PROBE] = None  # None in sys.modules: that import fails at once
     try:
         import numba.np.arraymath  # noqa: F401
-    except ImportError:  # no numba: the kernels run as plain Python
+    except Exception:
+        # No numba (the kernels run as plain Python), or a failure the task's own kernels
+        # will report: an initializer that raised would leave the pool forking workers
+        # that die, and the run waiting forever.
         pass
     finally:
         del sys.modules[BLAS_PROBE]
