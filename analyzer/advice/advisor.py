@@ -374,13 +374,12 @@ def _replayed_by(run: Run, choice: Choice, sides: Sides, staged: _Staged | None)
     the focus's samples when ``staged`` (by halves, :func:`control.halves_mean`; the control
     table's outcomes already played there), else on every sample."""
     if staged is not None and sides == CONTROL_TABLE:
-        made, total, _ = staged.control[choice.contract]
+        replay = staged.control[choice.contract]
     else:
-        made, total, _ = replayed(run, choice, sides)[choice.contract]
+        replay = replayed(run, choice, sides)[choice.contract]
     halves = None if staged is None else staged.halves
-    return ContractResult(
-        choice.contract, halves_mean(made, halves), halves_mean(total, halves), 0.0, 0.0
-    )
+    made, score = halves_mean(replay.made, halves), halves_mean(replay.score, halves)
+    return ContractResult(choice.contract, made, score, 0.0, 0.0)
 
 
 def _poignee_advice(judged: ContractSamples, hand: tuple[int, ...], players: int) -> PoigneeAdvice:
