@@ -239,6 +239,14 @@ def _joined(first: Paired, more: Paired | None) -> Paired:
     return Paired(*(np.concatenate(pair) for pair in zip(first, more, strict=True)))
 
 
+def _fits(pooled: Paired) -> tuple[Fit, Fit]:
+    """The control of whether the contract is made and of its score, fitted on ``pooled``."""
+    return (
+        made_fit(pooled.made, pooled.covariates, MADE),
+        fit(pooled.score, pooled.covariates, SCORE),
+    )
+
+
 @dataclass(frozen=True)
 class Steadying:
     """The control of one focus: ``choice``'s pair, and ``survey``, each contract's survey
@@ -278,11 +286,7 @@ class Steadying:
         """``contract``'s control of whether it is made and of its score (:func:`made_fit`,
         :func:`fit`), fitted on the survey's samples and ``more`` (the first round of the
         focus's other half): none of the half's own, so that its mean stays unbiased."""
-        pooled = _joined(self.survey[contract], more)
-        return (
-            made_fit(pooled.made, pooled.covariates, MADE),
-            fit(pooled.score, pooled.covariates, SCORE),
-        )
+        return _fits(_joined(self.survey[contract], more))
 
     def needed(self, more: dict[Contract, Paired] | None = None) -> float:
         """The samples the focus's steadied mean needs (:func:`plan.needed`), measured on the
@@ -293,7 +297,7 @@ class Steadying:
         contract = self.choice.contract
         extra = None if more is None else more[contract]
         pooled = _joined(self.survey[contract], extra)
-        made, score = self.fits(contract, extra)
+        made, score = _fits(pooled)
         plain = fit(pooled.made, pooled.covariates, None).spread
         ratio = made.spread / plain if plain > 0 else 1.0
         margins = (
