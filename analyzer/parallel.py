@@ -208,6 +208,14 @@ def start_workers(jobs: int = 0) -> int:
     return workers
 
 
+def stop_workers() -> None:
+    """End this process's forked workers now (they finish no chunk): for a process about to
+    end without the interpreter's own teardown, which would otherwise end them (atexit)."""
+    for pool in _POOL.values():
+        pool.terminate()
+    _POOL.clear()
+
+
 def started_workers() -> int:
     """How many forked workers this process keeps (0: none yet)."""
     return next(iter(_POOL), 0)

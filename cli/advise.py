@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -30,7 +29,7 @@ from tarot_advisor.cli.advise_outputs import (
 from tarot_advisor.cli.advise_reading import difference, reading_lines
 from tarot_advisor.cli.auction_view import auction_lines
 from tarot_advisor.cli.ecart_view import ECART_SAMPLES, advise_ecart, render_ecart
-from tarot_advisor.cli.errors import INPUT_ERROR, fail
+from tarot_advisor.cli.errors import INPUT_ERROR, console_script, fail
 from tarot_advisor.cli.options import (
     command,
     jobs_option,
@@ -433,5 +432,8 @@ def run_advice(
         fail(str(error), INPUT_ERROR)
 
 
+run = console_script(main)
+"""The console script: :func:`main`, then the process ends at once (:func:`console_script`)."""
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

@@ -7,10 +7,12 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
 import click
+
+from tarot_advisor.analyzer.parallel import stop_workers
 
 INPUT_ERROR = 2
 """Exit code for input that cannot be read or understood."""
@@ -156,6 +158,33 @@ class OneSentence:
         if not standalone_mode:
             return result
         sys.exit(result if isinstance(result, int) else 0)
+
+
+def console_script(command: click.Command) -> Callable[[], NoReturn]:
+    """``command`` as its console script runs it: as click runs it (:class:`OneSentence`), then
+    the process ends at once, its forked workers stopped and the interpreter's teardown skipped.
+
+    That teardown (numba's compiler unloaded, module by module) is 0.10–0.15 s, 5% of a default
+    advice; by then the command has written and closed all it writes and flushed stdout. The
+    tests run ``command`` itself, in their own process."""
+
+    def run() -> NoReturn:
+        try:
+            command()
+            code: object = 0
+        except SystemExit as done:
+            code = done.code
+        if not isinstance(code, int):  # as the interpreter ends on sys.exit(message)
+            if code is not None:
+                _say(str(code))
+            code = 0 if code is None else 1
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        stop_workers()
+        os._exit(code)
+
+    return run
 
 
 def _exit(message: str, code: int) -> NoReturn:

@@ -22,7 +22,7 @@ from tarot_advisor.analyzer.cards import format_card, format_cards
 from tarot_advisor.analyzer.rulebook.record import RecordSyntaxError, load_records
 from tarot_advisor.analyzer.search.position import PositionError, read_position
 from tarot_advisor.analyzer.stats import Z95
-from tarot_advisor.cli.errors import fail
+from tarot_advisor.cli.errors import console_script, fail
 from tarot_advisor.cli.limits import check_memory, check_time
 from tarot_advisor.cli.options import (
     check_timings,
@@ -124,3 +124,7 @@ def run_play(text: str, *, samples: int, seed: int, jobs: int) -> tuple[CardAdvi
     start = time.perf_counter()
     advice = advise_play(position, samples=samples, seed=seed, jobs=jobs)
     return advice, time.perf_counter() - start
+
+
+run = console_script(main)
+"""The console script: :func:`main`, then the process ends at once (:func:`console_script`)."""

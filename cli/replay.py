@@ -24,7 +24,7 @@ from tarot_advisor.analyzer.rulebook.record import (
     replay,
 )
 from tarot_advisor.analyzer.rulebook.rules import IllegalPlay, RuleError
-from tarot_advisor.cli.errors import INPUT_ERROR, fail
+from tarot_advisor.cli.errors import INPUT_ERROR, console_script, fail
 from tarot_advisor.cli.options import command, quiet_option
 from tarot_advisor.cli.progress import progress
 
@@ -162,3 +162,7 @@ def main(source: str, as_json: bool, show_progress: bool | None) -> None:
                 click.echo(outcome.to_json() if as_json else summary(number, outcome))
             bar(number)
     sys.exit(code)
+
+
+run = console_script(main)
+"""The console script: :func:`main`, then the process ends at once (:func:`console_script`)."""

@@ -23,7 +23,7 @@ from tarot_advisor.analyzer.advice.review_decision import DealReview, Decision, 
 from tarot_advisor.analyzer.cards import format_cards
 from tarot_advisor.analyzer.rulebook.record import RecordError, RecordSyntaxError, load_records
 from tarot_advisor.analyzer.rulebook.rules import RuleError
-from tarot_advisor.cli.errors import INPUT_ERROR, InputError, fail
+from tarot_advisor.cli.errors import INPUT_ERROR, InputError, console_script, fail
 from tarot_advisor.cli.limits import check_memory, check_output_file, check_time
 from tarot_advisor.cli.options import command, jobs_option, json_option, quiet_option, seed_option
 from tarot_advisor.cli.play import BYTES_PER_SAMPLE
@@ -213,3 +213,7 @@ def main(
             fail(f"could not write the page to {html_path}: {error.strerror}", 1)
         click.echo(f"Page written to {html_path}", err=True)
     sys.exit(code)
+
+
+run = console_script(main)
+"""The console script: :func:`main`, then the process ends at once (:func:`console_script`)."""

@@ -183,6 +183,60 @@ def test_a_dump_that_cannot_be_written_is_one_sentence_after_the_table(
     assert result.exit_code == 1 and "Advice:" in result.stdout
 
 
+ENDS_AT_ONCE = """
+import os, sys, time, click
+from pathlib import Path
+from tarot_advisor.analyzer.parallel import iter_chunks
+from tarot_advisor.cli.errors import Command, console_script, fail
+
+def mark(rng, n, folder):
+    Path(folder, str(os.getpid())).touch()
+    time.sleep(n / 10)
+    return n
+
+@click.command(cls=Command)
+@click.argument("verdict")
+@click.argument("folder")
+def main(verdict, folder):
+    chunks = iter_chunks(mark, 31, seed=1, chunk_size=[1, 30], jobs=2, backend="fork",
+                         ordered=False, folder=folder)
+    click.echo(next(chunks)[1])  # the other worker is still at its 3-second chunk
+    if verdict == "bad":
+        fail("the hand has 17 cards")
+
+console_script(main)()
+"""
+
+
+def _running(pid: int) -> bool:
+    """The process ``pid`` exists and is not a zombie (ended, its parent gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+@pytest.mark.parametrize(("verdict", "code"), [("good", 0), ("bad", 2)])
+def test_a_command_ends_at_once_with_its_output_and_code_and_stops_its_busy_workers(
+    verdict: str, code: int, tmp_path: Path
+) -> None:
+    start = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-c", ENDS_AT_ONCE, verdict, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert time.monotonic() - start < 2.5
+    assert (result.returncode, result.stdout) == (code, "1\n")
+    assert result.stderr == ("" if code == 0 else "Error: the hand has 17 cards\n")
+    workers = [int(path.name) for path in tmp_path.iterdir()]
+    assert len(workers) == 2
+    time.sleep(0.2)
+    assert not any(_running(pid) for pid in workers)
+
+
 # --- 3. sizes are checked before any work, on every command ----------------------------------
 
 
