@@ -184,6 +184,7 @@ def console_script(command: click.Command) -> Callable[[], NoReturn]:
         stop_workers()
         os._exit(code)
 
+    run.__wrapped__ = command  # type: ignore[attr-defined]  # what a test runs in its process
     return run
 
 

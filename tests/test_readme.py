@@ -52,7 +52,8 @@ def run(command: str, folder: Path) -> str:
     """The standard output of ``command`` run in ``folder``; fails on a non-zero exit."""
     name, *args = shlex.split(command)
     module, function = entry_points()[name].split(":")
-    main = getattr(import_module(module), function)
+    script = getattr(import_module(module), function)
+    main = getattr(script, "__wrapped__", script)  # the click command, not its process's exit
     cwd = Path.cwd()
     os.chdir(folder)
     try:
