@@ -28,7 +28,6 @@ from tarot_advisor.analyzer.advice.plan import (
     half_size,
     margin,
     needed,
-    second_round,
 )
 from tarot_advisor.analyzer.cards import parse_hand
 from tarot_advisor.analyzer.game import Contract
@@ -68,15 +67,6 @@ def test_the_first_round_plays_half_the_survey_asks_in_two_halves_of_at_least_12
     assert first_round(89.5) == (128, 128)  # the fewest
     assert first_round(1000.0) == (256, 256)  # 500, in whole chunks of 32: 512
     assert first_round(1e6) == (1984, 1984)  # the most, less the second round's 16 a half
-
-
-def test_each_half_plays_its_second_round_in_one_chunk_unless_a_core_would_wait() -> None:
-    # 372 and 377 more: a chunk each. 60 and 200: the 200 in 130 and 70, dealt around the 60,
-    # so that each core plays 130 (a chunk's own cost is some 32 samples' worth).
-    assert second_round((372, 377)) == ((372, 377), (0, 1))
-    assert second_round((100, 163)) == ((100, 163), (0, 1))  # 31 a core apart: one chunk each
-    assert second_round((200, 60)) == ((130, 60, 70), (0, 1, 0))
-    assert second_round((60, 200)) == ((130, 60, 70), (1, 0, 1))
 
 
 def test_a_half_plays_on_to_half_what_the_other_half_asks() -> None:
@@ -132,7 +122,7 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
 ) -> None:
     # Why the focus's numbers are unbiased: a half's size, which the survey and the other
     # half's first round chose, leans on none of its own samples, drawn from streams of its own
-    # (chunks numbered from 2**30: the first round's two halves, then the second's). Its
+    # (chunks numbered from 2**30: the first round's two halves, then two chunks of each). Its
     # mean is that of a run of that size on those streams alone (the first round's first 16
     # samples a chunk played again announced, as the focus plays the chelem's, and its first
     # 64 shown), and the focus's is the mean of its two halves' means. P(make) and E[score]
@@ -152,8 +142,8 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
     hand = tuple(parse_hand(EXAMPLE))
     analysis = analyse_hand(hand, seed=5, jobs=2, **GREEDY)
     assert analysis.focus is not None
-    n, chunks, of_half = analysis.focus.samples, analysis.focus.chunks, analysis.focus.halves
-    assert of_half == (0, 1, 0, 1) and sum(chunks) == n  # each half's second round in one chunk
+    n, chunks = analysis.focus.samples, analysis.focus.chunks
+    assert len(chunks) == 6 and sum(chunks) == n
     where = dict(
         seed=5,
         hand=hand,
@@ -190,11 +180,11 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
     )
     result = analysis.contracts[Contract.GARDE]
     for index, shown in enumerate([result.p_make, result.expected_score]):
-        residuals = [[], []]  # by half: chunks 0 and 2, then 1 and 3
+        residuals = [[], []]  # by half: chunks 0, 2 and 3, then 1, 4 and 5
         for k, ((samples, _, _), greedy) in enumerate(zip(played, paired, strict=True)):
             mine = samples[where["choice"]]
             own = np.asarray([mine.made, mine.score][index], float)
-            residuals[of_half[k]].append(own - 0.5 * greedy[Contract.GARDE][index])
+            residuals[(0, 1, 0, 0, 1, 1)[k]].append(own - 0.5 * greedy[Contract.GARDE][index])
         halves = [np.mean(np.concatenate(half)) for half in residuals]
         greedy_fresh = np.concatenate([part[Contract.GARDE][index] for part in fresh])
         assert shown.mean == pytest.approx(np.mean(halves) + 0.5 * np.mean(greedy_fresh))
@@ -244,14 +234,13 @@ def test_the_focus_shows_the_poignee_on_its_first_128_samples_when_they_settle_i
 def test_a_poignee_the_first_round_leaves_open_is_shown_in_the_second_too(
     greedy_searches, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # No verdict settled (a threshold never reached): each of the second round's chunks (one
-    # a half here) shows it on its first 64 samples too (all of a smaller chunk), 256 at most.
+    # No verdict settled (a threshold never reached): each of the second round's four chunks
+    # shows it on its first 32 samples too (all of a smaller chunk), 256 in all at most.
     monkeypatch.setattr(advisor, "SETTLED_Z", np.inf)
     analysis = analyse_hand(parse_hand(POIGNEE_HAND), seed=5, **GREEDY)
     assert analysis.focus is not None
     second = analysis.focus.chunks[2:]
-    assert len(second) == 2
-    assert analysis.poignee.expected_gain.n == 128 + sum(min(64, size) for size in second)
+    assert analysis.poignee.expected_gain.n == 128 + sum(min(32, size) for size in second)
 
 
 def test_a_chelem_the_first_samples_leave_unsettled_is_played_on_every_focus_sample(
@@ -267,7 +256,6 @@ def test_a_chelem_the_first_samples_leave_unsettled_is_played_on_every_focus_sam
     )
     assert analysis.focus is not None
     assert analysis.chelem.expected_gain.n == analysis.focus.samples
-    # The survey's 2 chunks, the focus's 2 then 2, then the chelem's 4 again; the bar ends full.
-    assert len(analysis.focus.chunks) == 4
-    survey, first, second = [(1, 2), (2, 2)], [(3, 4), (4, 4)], [(5, 6), (6, 6)]
-    assert seen == survey + first + second + [(k, 10) for k in range(7, 11)] + [(10, 10)]
+    # The survey's 2 chunks, the focus's 2 then 4, then the chelem's 6 again; the bar ends full.
+    survey, first, second = [(1, 2), (2, 2)], [(3, 4), (4, 4)], [(k, 8) for k in range(5, 9)]
+    assert seen == survey + first + second + [(k, 14) for k in range(9, 15)] + [(14, 14)]

@@ -76,7 +76,6 @@ from .plan import (
     Stages,
     first_round,
     half_size,
-    second_round,
 )
 from .runs import Progress, Run
 from .survey import best_of, survey
@@ -87,6 +86,8 @@ POIGNEE_NAMES = ("simple", "double", "triple")
 FOCUS_FIRST_CHUNK = 1 << 30
 """The focus's chunks are numbered from here (:func:`parallel.chunk_seed`): their random
 streams are none of the survey's, so its samples are independent of the survey's."""
+FOCUS_HALVES = (0, 1, 0, 0, 1, 1)
+"""The half of each of the focus's chunks: the first round's two, then two of each half's."""
 
 
 def analyse_hand(
@@ -212,9 +213,8 @@ def _focus(
     (:mod:`control`) ask for (:func:`first_round`), the first of each half again with the chelem
     announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown (half
     :data:`POIGNEE_SAMPLES` in all, where it may be); the second, in each half, as many more as
-    the survey and the other half's first round ask for (:func:`half_size`), in one chunk or
-    two (:func:`second_round`), the first of each chunk again shown where the first round left
-    the poignée's verdict open."""
+    the survey and the other half's first round ask for (:func:`half_size`), the first of its
+    chunks again shown where the first round left the poignée's verdict open."""
     steadying = Steadying.of(survey, surveyed, choice)
     first = first_round(steadying.needed())
     play = dict(choice=choice, keep_records=keep_records, sides=sides, on_done=bar.step)
@@ -232,7 +232,8 @@ def _focus(
         half_size(size, steadying.needed(other)) - size
         for size, other in zip(first, reversed(seen), strict=True)
     ]
-    second, second_halves = second_round((more[0], more[1]))
+    # Each half's second round in two chunks, so that the two cores share it evenly.
+    second = tuple(part for m in more for part in (m - m // 2, m // 2))
     bar.grow(len(second))
     round_two = _focus_run(survey, second, after=2)
     showing = 0 if _poignee_settled(parts, choice) else -(-POIGNEE_SAMPLES // 2 // len(second))
@@ -241,14 +242,11 @@ def _focus(
     run = _focus_run(survey, first + second)
     focused = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
     sizes = [len(samples[choice].score) for samples, _, _ in parts]
-    chunk_halves = (0, 1, *second_halves)
-    halves = np.repeat(chunk_halves, sizes)
+    halves = np.repeat(FOCUS_HALVES, sizes)
     control = joined(controls)
     steadied, fresh = steadying.estimates(run, focused, control, halves, (seen[0], seen[1]))
     # With bids heard, rarely fewer samples than asked fit them.
-    focus = Focus(
-        len(focused[choice].score), pair_of(choice.contract), fresh, first + second, chunk_halves
-    )
+    focus = Focus(len(focused[choice].score), pair_of(choice.contract), fresh, first + second)
     starts = np.cumsum([0, *sizes[:-1]])
     played = [(start, c) for start, (_, _, c) in zip(starts, parts, strict=True) if c is not None]
     announced = Announced(

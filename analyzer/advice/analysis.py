@@ -96,10 +96,8 @@ class Focus:
     """Fresh deals the control table (the greedy) played, for the pair's P(make) and E[score]
     (:mod:`control`)."""
     chunks: tuple[int, ...] = ()
-    """The samples each of its chunks was asked for: the first round's two halves, then the
-    second round's (:func:`plan.second_round`)."""
-    halves: tuple[int, ...] = ()
-    """Each chunk's half (0 or 1)."""
+    """The samples each of its chunks was asked for: the first round's two halves, then two
+    chunks of each half (:data:`advisor.FOCUS_HALVES`)."""
 
 
 @dataclass(frozen=True)

@@ -77,10 +77,6 @@ guard against a lucky survey: 32 makes out of 32 (AC centre 0.94) ask for 165 sa
 contract made 93% of the time shows that survey one time in ten, and then its failures are
 missing from the spread too; 128 more samples a half show them (0.93 ** 128 < 10⁻⁴). The
 first round also carries the poignée's :data:`POIGNEE_SAMPLES`."""
-CHUNK_COST = 32
-"""What a chunk costs beyond its samples, in samples: a searching table's every turn is a
-round of array operations whatever the number of deals (four players, Garde: 0.2 s of CPU a
-chunk, as much as 32 samples, fitted on chunks of 16 to 512)."""
 SECOND_LEAST = 16
 """The fewest samples each half plays in the second round: a half's size may depend on the other
 half's samples only, so the second round is played whatever the first showed."""
@@ -151,20 +147,6 @@ def first_round(samples: float) -> tuple[int, int]:
     wanted = -(-math.ceil(FIRST_SHARE * samples) // STAGED_CHUNK) * STAGED_CHUNK
     half = min(high - 2 * SECOND_LEAST, max(low, wanted)) // 2
     return half, half
-
-
-def second_round(more: tuple[int, int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The focus's second round: its chunks' sizes, and each chunk's half (0 or 1), from the
-    samples ``more`` each half plays in it. Each half's in one chunk (:data:`CHUNK_COST`);
-    but where the two halves' differ by two chunks' cost or more, the larger in two: the first
-    as large as the two cores' even share, dealt first, so that the other core plays the smaller
-    half then the rest, and both end together."""
-    larger = int(more[1] > more[0])
-    big, small = more[larger], more[1 - larger]
-    rest = (big - small) // 2
-    if rest < CHUNK_COST:
-        return (more[0], more[1]), (0, 1)
-    return (big - rest, small, rest), (larger, 1 - larger, larger)
 
 
 def half_size(first: int, samples: float) -> int:
