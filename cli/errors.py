@@ -164,7 +164,7 @@ def console_script(command: click.Command) -> Callable[[], NoReturn]:
     """``command`` as its console script runs it: as click runs it (:class:`OneSentence`), then
     the process ends at once, its forked workers stopped and the interpreter's teardown skipped.
 
-    That teardown (numba's compiler unloaded, module by module) is 0.10–0.15 s, 5% of a default
+    That teardown (numba's compiler unloaded, module by module) is 0.13–0.20 s, 5% of a default
     advice; by then the command has written and closed all it writes and flushed stdout. The
     tests run ``command`` itself, in their own process."""
 
