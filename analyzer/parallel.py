@@ -183,9 +183,7 @@ def _forked_pool(workers: int) -> Any:
         import atexit
         import multiprocessing
 
-        for pool in _POOL.values():
-            pool.terminate()
-        _POOL.clear()
+        stop_workers()  # a pool of another size: one pool at a time
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             pool = multiprocessing.get_context("fork").Pool(workers, initializer=_quiet_worker)
@@ -209,8 +207,9 @@ def start_workers(jobs: int = 0) -> int:
 
 
 def stop_workers() -> None:
-    """End this process's forked workers now (they finish no chunk): for a process about to
-    end without the interpreter's own teardown, which would otherwise end them (atexit)."""
+    """End this process's forked workers now (they finish no chunk): before forking a pool of
+    another size, or in a process about to end without the interpreter's own teardown, which
+    would otherwise end them (atexit)."""
     for pool in _POOL.values():
         pool.terminate()
     _POOL.clear()
