@@ -243,6 +243,26 @@ def test_a_poignee_the_first_round_leaves_open_is_shown_in_the_second_too(
     assert analysis.poignee.expected_gain.n == 128 + sum(min(32, size) for size in second)
 
 
+def test_a_chelem_its_first_32_samples_leave_unsettled_is_announced_in_the_second_round_too(
+    greedy_searches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A verdict that 32 samples never settle but 96 do: the second round's four chunks announce
+    # 16 each, and no chunk of the focus is replayed announced.
+    monkeypatch.setattr(chelem.Announced, "settled", lambda announced, _: len(announced.rows) > 32)
+    seen: list[tuple[int, int]] = []
+    analysis = analyse_hand(
+        parse_hand(EXAMPLE),
+        seed=5,
+        on_done=lambda done, total: seen.append((done, total)),
+        **GREEDY,
+    )
+    assert analysis.focus is not None and min(analysis.focus.chunks[2:]) >= 16
+    assert analysis.chelem.expected_gain.n == 32 + 64
+    assert analysis.chelem.expected_gain.mean < -500 and not analysis.chelem.recommended
+    # The survey's 2 chunks, the focus's 2 then 4, and nothing more; the bar ends full.
+    assert seen == [(1, 2), (2, 2), (3, 4), (4, 4)] + [(k, 8) for k in range(5, 9)] + [(8, 8)]
+
+
 def test_a_chelem_the_first_samples_leave_unsettled_is_played_on_every_focus_sample(
     greedy_searches, monkeypatch: pytest.MonkeyPatch
 ) -> None:

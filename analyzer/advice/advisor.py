@@ -43,7 +43,7 @@ from .auction import (
     bidder,
     parse_bids,
 )
-from .chelem import CHELEM_MIN_SEARCHED, Announced, chelem_advice
+from .chelem import CHELEM_MIN_SEARCHED, CHELEM_MORE_SEARCHED, Announced, chelem_advice
 from .control import (
     CONTROL_TABLE,
     Outcomes,
@@ -214,7 +214,8 @@ def _focus(
     announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown (half
     :data:`POIGNEE_SAMPLES` in all, where it may be); the second, in each half, as many more as
     the survey and the other half's first round ask for (:func:`half_size`), the first of its
-    chunks again shown where the first round left the poignée's verdict open."""
+    chunks again shown where the first round left the poignée's verdict open, and announced
+    (:data:`CHELEM_MORE_SEARCHED` in all) where it left the chelem's."""
     steadying = Steadying.of(survey, surveyed, choice)
     first = first_round(steadying.needed())
     play = dict(choice=choice, keep_records=keep_records, sides=sides, on_done=bar.step)
@@ -237,7 +238,10 @@ def _focus(
     bar.grow(len(second))
     round_two = _focus_run(survey, second, after=2)
     showing = 0 if _poignee_settled(parts, choice) else -(-POIGNEE_SAMPLES // 2 // len(second))
-    parts += round_two.map(focus_chunk, **play, announced=0, poignee=showing)
+    judged = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])[choice]
+    open_chelem = not _announced(parts, choice).settled(judged)
+    announcing = -(-CHELEM_MORE_SEARCHED // len(second)) if open_chelem else 0
+    parts += round_two.map(focus_chunk, **play, announced=announcing, poignee=showing)
     controls += steadying.controls(round_two)
     run = _focus_run(survey, first + second)
     focused = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
@@ -247,18 +251,26 @@ def _focus(
     steadied, fresh = steadying.estimates(run, focused, control, halves, (seen[0], seen[1]))
     # With bids heard, rarely fewer samples than asked fit them.
     focus = Focus(len(focused[choice].score), pair_of(choice.contract), fresh, first + second)
-    starts = np.cumsum([0, *sizes[:-1]])
-    played = [(start, c) for start, (_, _, c) in zip(starts, parts, strict=True) if c is not None]
-    announced = Announced(
-        concatenate([c for _, c in played]),
-        np.concatenate([start + np.arange(len(c.score)) for start, c in played]),
-    )
+    announced = _announced(parts, choice)
     dumped = [r for _, records, _ in parts for r in records]
     results = {
         contract: _contract_result(contract, focused[Choice(contract, choice.called)], pair, halves)
         for contract, pair in steadied.items()
     }
     return _Staged(run, focus, focused, dumped, announced, results, control, halves)
+
+
+def _announced(parts: list, choice: Choice) -> Announced:
+    """The samples the focus's chunks ``parts`` (:func:`hand_samples.focus_chunk`'s results)
+    played again with the chelem announced: each chunk's first, its rows counted over the
+    chunks in order (``choice``'s samples count them)."""
+    sizes = [len(samples[choice].score) for samples, _, _ in parts]
+    starts = np.cumsum([0, *sizes[:-1]])
+    played = [(start, c) for start, (_, _, c) in zip(starts, parts, strict=True) if c is not None]
+    return Announced(
+        concatenate([c for _, c in played]),
+        np.concatenate([start + np.arange(len(c.score)) for start, c in played]),
+    )
 
 
 def _poignee_settled(parts: list, choice: Choice) -> bool:

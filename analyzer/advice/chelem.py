@@ -3,8 +3,9 @@ leads the first trick), on the same samples, until the sign of the gain is settl
 
 A staged analysis (:mod:`plan`) plays its focus's first :data:`CHELEM_MIN_SEARCHED` samples
 announced in the focus's own engine runs (:func:`hand_samples.focus_chunk`); most hands are
-settled there. The others, and every analysis of a fixed size, replay the samples chunk by chunk
-(:func:`hand_samples.announced_chunk`)."""
+settled there, and where they are not, the focus's second round announces
+:data:`CHELEM_MORE_SEARCHED` more. The others, and every analysis of a fixed size, replay the
+samples chunk by chunk (:func:`hand_samples.announced_chunk`)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,13 @@ focus plays its first samples again announced, in its own engine runs (the rest 
 leave the verdict unsettled). Announcing pays only for a chelem made about half the time or more
 (+200 more when made, −200 when not), which 32 samples cannot miss (0.5 ** 32 < 10⁻⁹ to see
 none made); a rarer one only makes the loss of announcing larger, and one made some of the time
-leaves the verdict unsettled on 32, so every focus sample is played announced."""
+leaves the verdict unsettled on 32, so more are played announced (:data:`CHELEM_MORE_SEARCHED`,
+then every focus sample)."""
+CHELEM_MORE_SEARCHED = 64
+"""The focus's second round plays this many of its samples announced too when its first round's
+leave the verdict unsettled (:data:`CHELEM_SETTLED`), before every focus sample is replayed
+announced: a gain 3 SE from 0 on 32 samples is about 5 SE on 96, where a replay of the whole
+focus costs as much as the focus itself."""
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ samples of every contract in seconds. Its default analysis has two stages:
    :data:`P_MAKE_HALF_WIDTH` and :data:`SCORE_HALF_WIDTH`. P(make) and E[score] are the mean
    of the halves' means, steadied by the greedy's and the cards' (:mod:`control`). The
    poignée and the chelem come from the first samples of the chunks (the poignée from 128, or
-   :data:`POIGNEE_SAMPLES` when 128 leave its verdict open; the chelem from the first 32 unless
-   they leave it unsettled), the sensitivity from the whole focus.
+   :data:`POIGNEE_SAMPLES` when 128 leave its verdict open; the chelem from the first 32, or 96
+   when 32 leave it unsettled, or all), the sensitivity from the whole focus.
 
 Why the focus numbers are unbiased for the table's own: how many samples a half plays depends
 on the survey and on the other half's samples only, which are independent of its own; given
