@@ -169,6 +169,11 @@ def _call_note(analysis: Analysis) -> str:
     others = ", ".join(
         f"{format_card(card)} {score:+.1f}" for card, score in analysis.call_scores.items()
     )
+    screened = ", ".join(
+        f"{format_card(card)} -{gap:.0f}" for card, gap in analysis.screened_calls.items()
+    )
+    if screened:
+        others += f"; left out, far behind for the greedy table: {screened}"
     return f"{note}   [best E[score] by call: {others}]"
 
 

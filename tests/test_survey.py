@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from greedy_table import GREEDY
 
+from tarot_advisor.analyzer.advice import survey as survey_module
 from tarot_advisor.analyzer.advice.advisor import analyse_hand
 from tarot_advisor.analyzer.advice.auction import AuctionResult, bidder
 from tarot_advisor.analyzer.advice.hand import call_candidates, check_hand
@@ -24,7 +25,7 @@ from tarot_advisor.analyzer.advice.hand_samples import (
 )
 from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_ROUND, SURVEY_SAMPLES, Stages
 from tarot_advisor.analyzer.advice.runs import Progress, Run
-from tarot_advisor.analyzer.advice.survey import lead, live_calls, settled, survey
+from tarot_advisor.analyzer.advice.survey import SCREEN_GAP, lead, live_calls, settled, survey
 from tarot_advisor.analyzer.cards import parse_card, parse_hand
 from tarot_advisor.analyzer.game import BIDS, Contract
 from tarot_advisor.analyzer.parallel import FORK
@@ -95,11 +96,13 @@ def test_a_clear_hand_is_surveyed_in_one_round(greedy_searches) -> None:
 
 
 def test_an_open_choice_is_surveyed_in_two_rounds_a_call_clearly_worse_in_the_first_only(
-    greedy_searches,
+    greedy_searches, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # On these deals, calling R♠ (a king of one's own: playing alone) is clearly worse than
     # calling R♦ (its Garde Sans at +366 on average against a Garde Contre at +600); R♥, R♦ and
-    # R♣ the first round cannot tell apart. The second round plays those three only.
+    # R♣ the first round cannot tell apart. The second round plays those three only. (No call
+    # screened out before: the greedy's screen would leave R♠ out at once.)
+    monkeypatch.setattr(survey_module, "SCREEN_GAP", math.inf)
     hand = check_hand(parse_hand("21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣", 5), 5)
     calls = tuple(call_candidates(hand))
     run = Run(
@@ -130,3 +133,31 @@ def test_an_open_choice_is_surveyed_in_two_rounds_a_call_clearly_worse_in_the_fi
     # The first round's samples are the first of the survey's: the same chunks, the same streams.
     for key, first in one_round.samples.items():
         assert np.array_equal(surveyed.outcomes.samples[key].score[:SURVEY_ROUND], first.score)
+
+
+def test_five_players_survey_no_call_the_greedy_puts_far_behind(greedy_searches) -> None:
+    # Calling R♥ or R♦, kings of one's own, means playing alone: the greedy table puts each
+    # more than 150 points behind calling R♣, on 512 deals of the screen's own, and the survey
+    # plays only R♠ and R♣. The screen's gaps are in the JSON, apart from the surveyed scores.
+    hand = parse_hand("21 20 15 5 Excuse 5♠ R♥ D♥ 9♥ 3♥ R♦ 10♦ 3♦ 9♣ 8♣", 5)
+    analysis = analyse_hand(hand, 5, seed=5, **GREEDY)
+    screened = {parse_card("R♥"), parse_card("R♦")}
+    assert set(analysis.screened_calls) == screened
+    assert all(gap >= SCREEN_GAP for gap in analysis.screened_calls.values())
+    assert set(analysis.call_scores) == {parse_card("R♠"), parse_card("R♣")}
+    assert analysis.called in analysis.call_scores
+    document = analysis.to_dict()
+    assert set(document["calls_screened"]) == {"R♥", "R♦"}
+    assert set(document["call_scores"]) == {"R♠", "R♣"}
+
+
+def test_a_call_is_screened_out_only_when_far_behind_and_surely_so(greedy_searches) -> None:
+    # The same hand with the bar out of reach, in points or in standard errors: every call is
+    # surveyed.
+    hand = parse_hand("21 20 15 5 Excuse 5♠ R♥ D♥ 9♥ 3♥ R♦ 10♦ 3♦ 9♣ 8♣", 5)
+    for bar in ("SCREEN_GAP", "SCREEN_Z"):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(survey_module, bar, math.inf)
+            analysis = analyse_hand(hand, 5, seed=5, **GREEDY)
+        assert analysis.screened_calls == {}
+        assert len(analysis.call_scores) == 4

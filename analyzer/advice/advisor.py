@@ -173,6 +173,7 @@ def analyse_hand(
         chelem=chelem,
         called=called,
         call_scores=surveyed.call_scores,
+        screened_calls=surveyed.screened,
         auction=auction,
         poignees=poignees,
         sides=sides,

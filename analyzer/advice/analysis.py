@@ -123,7 +123,10 @@ class Analysis:
     called: int | None
     """5 players: the card to call (a king the hand lacks, or its own to play alone)."""
     call_scores: dict[int, float] = field(default_factory=dict)
-    """5 players: each callable card → the best expected score when calling it."""
+    """5 players: each callable card surveyed → the best expected score when calling it."""
+    screened_calls: dict[int, float] = field(default_factory=dict)
+    """5 players, the lookahead's survey: each callable card left out of it → how far the greedy
+    table put its best expected score behind the best call's (:func:`~.survey.screen`)."""
     auction: AuctionResult | None = None
     """The bids heard, the legal actions and each action's value, E[pass] included."""
     poignees: dict[Contract, PoigneeAdvice] = field(default_factory=dict)
@@ -272,6 +275,7 @@ class Analysis:
             "heuristic_agrees": self.heuristic_agrees,
             "called": None if self.called is None else format_card(self.called),
             "call_scores": {format_card(c): s for c, s in self.call_scores.items()},
+            "calls_screened": {format_card(c): s for c, s in self.screened_calls.items()},
             **(self.auction.to_dict() if self.auction else {}),
             "policies": {"taker": self.sides.taker, "defence": self.sides.defence},
             "sensitivity": {
