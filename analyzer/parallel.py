@@ -241,12 +241,13 @@ def iter_chunks(
 
     ``task`` must be picklable when the chunks leave this process (a module-level function).
     Locally (``backend`` ``"loky"``, the default, or ``"fork"``), ``jobs`` workers (0 or -1:
-    all cores) run the chunks, and one worker runs them here, without joblib. With ``"fork"``
-    they are forked from this process where it can (:func:`_forked_pool`; from a thread, the
-    workers :func:`start_workers` forked before), else they are joblib's loky processes. Any
-    other joblib backend (``"threading"``, or ``"dask"`` once a Dask client exists) always
-    receives the chunks and sizes itself (a cluster uses all its workers): ``jobs`` is then not
-    used.
+    all cores) run the chunks, and one worker (or a lone chunk) runs them here, without joblib
+    — but with ``"fork"``, a lone chunk goes to the workers already forked for ``jobs``. With
+    ``"fork"`` they are forked from this process where it can (:func:`_forked_pool`; from a
+    thread, the workers :func:`start_workers` forked before), else they are joblib's loky
+    processes. Any other joblib backend (``"threading"``, or ``"dask"`` once a Dask client
+    exists) always receives the chunks and sizes itself (a cluster uses all its workers):
+    ``jobs`` is then not used.
     """
     sizes = chunk_sizes(n_items, chunk_size)
     wanted = range(len(sizes)) if indices is None else indices
@@ -254,7 +255,9 @@ def iter_chunks(
     local = backend in LOCAL_BACKENDS
     workers = min(choose_jobs(jobs), max(len(wanted), 1)) if local else -1
     calls = ((k, task, chunk_seed(seed, first_chunk + k), sizes[k], task_kwargs) for k in wanted)
-    if workers == 1:
+    # Their kernels are loaded; this process may have run none (0.2-0.4 s to load them).
+    waiting = backend == FORK and choose_jobs(jobs) > 1 and choose_jobs(jobs) in _POOL
+    if workers == 1 and not waiting:
         for call in calls:
             yield _run_chunk(*call)
         return

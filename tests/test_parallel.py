@@ -168,3 +168,31 @@ def test_a_forked_worker_runs_the_kernels_without_scipys_linear_algebra():
     run = subprocess.run([sys.executable, "-c", WORKER_LOADS], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["[False,", "False]", "True"]
+
+
+LONE_CHUNK = """
+import os
+from tarot_advisor.analyzer.parallel import map_chunks
+
+def pid_of(rng, n):
+    return os.getpid(), float(rng.random())
+
+if __name__ == "__main__":
+    chunks = dict(seed=7, chunk_size=1, jobs=2, backend="fork")
+    before = map_chunks(pid_of, 1, **chunks)
+    both = map_chunks(pid_of, 2, **chunks)
+    after = map_chunks(pid_of, 1, **chunks)
+    me = os.getpid()
+    print(before[0][0] == me, both[0][0] != me, after[0][0] != me, before[0][1] == after[0][1])
+"""
+
+
+def test_a_lone_chunk_goes_to_the_workers_forked_before_it(tmp_path):
+    # Their kernels are loaded, where this process may never have run one (0.2-0.4 s to load):
+    # a lone chunk runs here only while no worker is forked. The same stream either way.
+    script = tmp_path / "lone_chunk.py"
+    script.write_text(LONE_CHUNK, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split() == ["True", "True", "True", "True"]
