@@ -161,3 +161,15 @@ def test_a_call_is_screened_out_only_when_far_behind_and_surely_so(greedy_search
             analysis = analyse_hand(hand, 5, seed=5, **GREEDY)
         assert analysis.screened_calls == {}
         assert len(analysis.call_scores) == 4
+
+
+def test_the_survey_leaves_the_poignee_to_the_focus(greedy_searches) -> None:
+    # Ten trumps: a poignée in every deal. The survey compares the contracts with it hidden and
+    # plays no sample again shown; the focus shows it for the advised contract's pair, whose two
+    # contracts alone get a poignée advice.
+    hand = parse_hand("21 20 18 15 13 11 9 5 3 1 R♥ D♥ 7♥ R♠ 4♠ 2♦ V♣ 8♣")
+    analysis = analyse_hand(hand, seed=5, **GREEDY)
+    assert analysis.focus is not None
+    assert set(analysis.poignees) == set(analysis.focus.contracts)
+    advised = analysis.poignees[Contract(analysis.recommendation)]
+    assert advised == analysis.poignee and advised.eligible and advised.expected_gain.n >= 128

@@ -155,7 +155,8 @@ def analyse_hand(
         focused = staged.results
     mine = {c: by_choice[Choice(c, called)] for c in Contract}
     contracts = {c: focused.get(c) or _contract_result(c, mine[c]) for c in Contract}
-    poignees = {c: _poignee_advice(mine[c], hand, players) for c in Contract}
+    measured = [c for c in Contract if _poignee_measured(mine[c])]
+    poignees = {c: _poignee_advice(mine[c], hand, players) for c in measured}
     weaker = {t: _replayed_by(run, choice, t, staged) for t in tables if t != sides}
     chelem = chelem_advice(run, choice, sides, mine[best], bar, recommendation, announced)
     bar.finish()
@@ -393,6 +394,12 @@ def _replayed_by(run: Run, choice: Choice, sides: Sides, staged: _Staged | None)
     halves = None if staged is None else staged.halves
     made, score = halves_mean(replay.made, halves), halves_mean(replay.score, halves)
     return ContractResult(choice.contract, made, score, 0.0, 0.0)
+
+
+def _poignee_measured(judged: ContractSamples) -> bool:
+    """Whether the poignée was measured on ``judged``: played again shown on some of its
+    samples, or never showable (a staged analysis's survey shows it on none: :mod:`plan`)."""
+    return judged.shown_gain is None or len(judged.shown_gain) > 0
 
 
 def _poignee_advice(judged: ContractSamples, hand: tuple[int, ...], players: int) -> PoigneeAdvice:

@@ -130,7 +130,8 @@ class Analysis:
     auction: AuctionResult | None = None
     """The bids heard, the legal actions and each action's value, E[pass] included."""
     poignees: dict[Contract, PoigneeAdvice] = field(default_factory=dict)
-    """The poignée under each contract."""
+    """The poignée under each contract it was measured for: every one in an analysis of a fixed
+    size, the focus's pair in a staged one (:mod:`~.plan`)."""
     sides: Sides = field(default_factory=Sides)
     """The policies that played the cards, the taker's side and the defence."""
     sensitivity: dict[Sides, ContractResult] = field(default_factory=dict)

@@ -220,10 +220,12 @@ def chunk(
     keep_records: bool,
     bidding: Bidding,
     sides: Sides = Sides(),
+    poignee: bool = True,
 ) -> ChunkOutcomes:
     """Every contract under every call on ``n`` samples (see :class:`ContractSamples`), and
     the auction around the user on the same samples (E[pass]: the deal the user defends, its
-    taker's side played by ``sides.taker`` and the defence by ``sides.defence``)."""
+    taker's side played by ``sides.taker`` and the defence by ``sides.defence``). Without
+    ``poignee``, no sample is played again with the poignée shown (its arrays are empty)."""
     deals, taker, fitting = sample(rng, n, hand, players, position, bidding)
     n = len(deals)
     policy, defence = sides.policies()
@@ -243,13 +245,14 @@ def chunk(
         called=None if calls == (None,) else np.repeat(np.array(calls, np.int64), n),
         defence_policy=defence,
         others=around.deals,
+        show_first=None if poignee else 0,
     )
     for index, called in enumerate(calls):
         for first, _ in PAIRS:
             pair = pairs[first].part(index * n, (index + 1) * n)
             if keep_records:
                 dumped += _pair_records(pair)
-            samples |= _pair_samples(pair, first, called, hand, players)
+            samples |= _pair_samples(pair, first, called, hand, players, None if poignee else 0)
     auction = around.outcome(defended)
     return ChunkOutcomes(samples, dumped, auction, fitting)
 

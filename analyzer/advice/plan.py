@@ -4,9 +4,11 @@ A table where a side plays by search (the lookahead, some 10 ms of CPU a deal) c
 samples of every contract in seconds. Its default analysis has two stages:
 
 1. The **survey**: up to :data:`SURVEY_SAMPLES` samples, every contract (every call with 5
-   players), the auction (E[pass]) and the poignée, as a fixed-size analysis plays them, in two
-   rounds, the second where the first leaves the choice open (:mod:`survey`). It chooses the
-   advice, and measures every contract but the advised one.
+   players) and the auction (E[pass]), as a fixed-size analysis plays them but without the
+   poignée shown (the advice is chosen on the scores with it hidden, and only the advised
+   contract's poignée is shown to the user: playing every sample again shown cost a poignée
+   hand half its survey), in two rounds, the second where the first leaves the choice open
+   (:mod:`survey`). It chooses the advice, and measures every contract but the advised one.
 2. The **focus**: fresh samples — their own random streams, none of the survey's — of the pair
    of contracts holding the advised (or least bad) one, in two halves (one per core) and two
    rounds. The first round plays :func:`first_round`, as the survey's spread asks. Then each

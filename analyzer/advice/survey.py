@@ -87,7 +87,8 @@ def survey(
     if staged and len(calls) > 1:
         screened = screen(run, calls, bar)
         calls = tuple(card for card in calls if card not in screened)
-    play = dict(on_done=bar.step, keep_records=keep_records, sides=sides)
+    # A staged analysis measures the poignée in its focus alone (:mod:`plan`).
+    play = dict(on_done=bar.step, keep_records=keep_records, sides=sides, poignee=not staged)
     parts = run.map(chunk, calls=calls, **play)
     outcomes = ChunkOutcomes.merge(parts)
     surveyed = _chosen(outcomes, run, calls, calls, screened)
@@ -114,7 +115,8 @@ def screen(run: Run, calls: tuple[int | None, ...], bar: Progress) -> dict[int, 
     bar.grow(chunks)
     kwargs = {**run.kwargs, "chunk_size": -(-SCREEN_SAMPLES // chunks)}
     greedy = replace(run, samples=SCREEN_SAMPLES, first_chunk=SCREEN_FIRST_CHUNK, kwargs=kwargs)
-    parts = greedy.map(chunk, calls=calls, on_done=bar.step, keep_records=False, sides=GREEDY_TABLE)
+    play = dict(on_done=bar.step, keep_records=False, sides=GREEDY_TABLE, poignee=False)
+    parts = greedy.map(chunk, calls=calls, **play)
     by_choice = ChunkOutcomes.merge(parts).samples
     best = {card: best_of(by_choice, card) for card in calls}
     leader = max(calls, key=lambda card: best[card][1])
