@@ -26,7 +26,14 @@ from tarot_advisor.cli.options import (
     version_option,
 )
 from tarot_advisor.cli.progress import progress
-from tarot_advisor.reports.bench import DEFAULT_PLAYOUTS, MEASUREMENTS, run_benchmarks
+from tarot_advisor.reports.bench import (
+    DEFAULT_HANDS,
+    DEFAULT_PLAYOUTS,
+    DEFAULT_SEARCHED_DEALS,
+    HAND_MIN_POINTS,
+    MEASUREMENTS,
+    run_benchmarks,
+)
 from tarot_advisor.reports.deals import (
     CHUNK_SIZE,
     largest_z,
@@ -115,6 +122,22 @@ def _figure(name: str, value: object) -> str:
     help="Greedy Garde playouts per playout measurement.",
 )
 @click.option(
+    "--hands",
+    type=click.IntRange(min=1),
+    default=DEFAULT_HANDS,
+    show_default=True,
+    help=f"Random hands (point count {HAND_MIN_POINTS} or more) per advise_seconds_random "
+    "measurement, each timed as one tarot-advise run: the figure is their median.",
+)
+@click.option(
+    "--searched-deals",
+    type=click.IntRange(min=1),
+    default=DEFAULT_SEARCHED_DEALS,
+    show_default=True,
+    help="Four-player Garde deals whose defence the lookahead plays, on one core, in the "
+    "lookahead_decisions_per_cpu_second measurement.",
+)
+@click.option(
     "--only",
     type=click.Choice(list(MEASUREMENTS)),
     multiple=True,
@@ -126,16 +149,25 @@ def bench(
     as_json: bool,
     n_deals: int,
     playouts: int,
+    hands: int,
+    searched_deals: int,
     only: tuple[str, ...],
     jobs: int,
     show_progress: bool | None,
 ) -> None:
     """Speed on this machine, every core and one core: deals dealt, greedy Garde playouts
-    (deal, écart, play, score) per second, and the wall time of tarot-advise runs."""
+    (deal, écart, play, score) per second, the wall time of tarot-advise runs (the README's
+    hand, and the median over random hands for 3, 4 and 5 players), and the lookahead's
+    decisions per CPU-second in a 4-player defence."""
     names = only or tuple(MEASUREMENTS)
-    for prefix, name in (("deals", "n_deals"), ("playouts", "playouts")):
+    for prefix, name, flag in (
+        ("deals", "n_deals", "--deals"),
+        ("playouts", "playouts", "--playouts"),
+        ("advise_seconds_random", "hands", "--hands"),
+        ("lookahead", "searched_deals", "--searched-deals"),
+    ):
         if not any(measured.startswith(prefix) for measured in names):
-            refuse_unused({name: f"--{prefix}"}, f"without a {prefix} measurement in --only")
+            refuse_unused({name: flag}, f"without a {prefix} measurement in --only")
     check_time("--deals", n_deals, "deal", jobs)
     check_time("--playouts", playouts, "playout", jobs)
     measured = iter(range(1, len(names) + 1))
@@ -144,6 +176,8 @@ def bench(
             n_deals,
             jobs,
             playouts=playouts,
+            hands=hands,
+            searched_deals=searched_deals,
             only=only or None,
             on_measured=lambda _name: bar(next(measured)),
         )
@@ -153,7 +187,7 @@ def bench(
     notes = results.pop("notes")
     for name, value in results.items():
         note = f"  ({notes[name]})" if name in notes else ""
-        click.echo(f"{name:>29}  {_figure(name, value)}{note}")
+        click.echo(f"{name:>34}  {_figure(name, value)}{note}")
 
 
 main.add_command(deals)

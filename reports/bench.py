@@ -17,12 +17,15 @@ from pathlib import Path
 
 import numpy as np
 
+from tarot_advisor.analyzer.advice.heuristic import point_count
+from tarot_advisor.analyzer.cards import format_cards
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.parallel import choose_jobs, map_chunks
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 from tarot_advisor.analyzer.playout.deal import deal
 from tarot_advisor.analyzer.playout.engine import play
 from tarot_advisor.analyzer.playout.scoring import score
+from tarot_advisor.analyzer.search.lookahead import LookaheadPolicy
 
 BENCH_SEED = 0
 DEAL_CHUNK = 1 << 17
@@ -37,6 +40,13 @@ ADVISE_SCRIPT = "tarot-advise"
 command line, so this module names no module of ``cli``."""
 ADVISE_TIMEOUT = 600.0
 """Seconds after which a ``tarot-advise`` run is given up."""
+DEFAULT_HANDS = 8
+"""Random hands per player count in the ``advise_seconds_random_*`` timings."""
+HAND_MIN_POINTS = 40
+"""The random hands timed are those a player bids on: a point count of 40 or more."""
+DEFAULT_SEARCHED_DEALS = 400
+"""Four-player Garde deals whose defence the lookahead plays, in its decisions-per-CPU-second
+measurement (about 40 decisions a deal)."""
 
 
 class BenchError(ValueError):
@@ -55,6 +65,8 @@ class BenchSettings:
     deals: int
     jobs: int
     playouts: int = DEFAULT_PLAYOUTS
+    hands: int = DEFAULT_HANDS
+    searched_deals: int = DEFAULT_SEARCHED_DEALS
 
 
 def _start_workers(task: Callable[..., int], jobs: int, **kwargs: object) -> None:
@@ -105,21 +117,60 @@ def playout_throughput(playouts: int, jobs: int, players: int = 4) -> float:
     return playouts / (time.perf_counter() - start)
 
 
-def advise_command(samples: int | None = None) -> list[str]:
-    """The ``tarot-advise`` command line a user types for :data:`ADVISE_HAND` (the installed
-    console script, found beside this Python first, then on the ``PATH``)."""
+def _lookahead_defence(deals: int, seed: int) -> LookaheadPolicy:
+    """Plays ``deals`` 4-player Garde deals (no petit sec, a random taker, the greedy's écart)
+    with the greedy taker's side and the lookahead defence; returns the lookahead, whose
+    ``decisions`` counts the defence's searched decisions."""
+    rng = np.random.default_rng(seed)
+    cards = deal(rng, deals, 4, reject_petit_sec=True)
+    taker = rng.integers(0, 4, deals)
+    defence = LookaheadPolicy(side="defence")
+    play(cards, taker, Contract.GARDE, GreedyPolicy(), defence, rng=rng, keep_plays=False)
+    return defence
+
+
+def lookahead_decisions_per_cpu_second(deals: int) -> float:
+    """The lookahead's searched decisions per CPU-second of this process (one core), playing a
+    4-player defence against the greedy taker on ``deals`` deals; a few deals are played
+    beforehand so that loading the compiled kernels is not timed."""
+    _lookahead_defence(4, BENCH_SEED + 1)
+    start = time.process_time()
+    decisions = _lookahead_defence(deals, BENCH_SEED).decisions
+    return decisions / (time.process_time() - start)
+
+
+def random_hands(players: int, n: int, seed: int = BENCH_SEED) -> list[str]:
+    """``n`` hands of random deals for ``players`` players whose point count is at least
+    :data:`HAND_MIN_POINTS`, in the notation a user types (the same hands for the same seed)."""
+    rng = np.random.default_rng(seed)
+    hands: list[str] = []
+    while len(hands) < n:
+        for hand in deal(rng, 64, players).hands[:, 0]:
+            if len(hands) < n and point_count(hand).points >= HAND_MIN_POINTS:
+                hands.append(format_cards(hand))
+    return hands
+
+
+def advise_command(
+    samples: int | None = None, hand: str = ADVISE_HAND, players: int = 4
+) -> list[str]:
+    """The ``tarot-advise`` command line a user types for ``hand`` (default
+    :data:`ADVISE_HAND`; the installed console script, found beside this Python first, then on
+    the ``PATH``)."""
     beside = Path(sys.executable).parent / ADVISE_SCRIPT
     script = str(beside) if beside.exists() else shutil.which(ADVISE_SCRIPT)
     if script is None:
         raise Unavailable(f"the {ADVISE_SCRIPT} console script is not installed")
     extra = [] if samples is None else ["--samples", str(samples)]
-    return [script, ADVISE_HAND, *extra, "--quiet"]
+    if players != 4:
+        extra += ["--players", str(players)]
+    return [script, hand, *extra, "--quiet"]
 
 
-def advise_seconds(samples: int | None = None) -> float:
+def advise_seconds(samples: int | None = None, hand: str = ADVISE_HAND, players: int = 4) -> float:
     """Wall seconds of one ``tarot-advise`` run (default options, or ``samples``), Python's
     start-up included, as a user waits for it."""
-    command = advise_command(samples)
+    command = advise_command(samples, hand, players)
     start = time.perf_counter()
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=ADVISE_TIMEOUT)
@@ -132,6 +183,13 @@ def advise_seconds(samples: int | None = None) -> float:
     return seconds
 
 
+def advise_seconds_random(players: int, hands: int) -> float:
+    """The median wall seconds of the default ``tarot-advise`` on :func:`random_hands`."""
+    return float(
+        np.median([advise_seconds(None, h, players) for h in random_hands(players, hands)])
+    )
+
+
 Measurement = Callable[[BenchSettings], float]
 
 MEASUREMENTS: dict[str, Measurement] = {
@@ -142,6 +200,12 @@ MEASUREMENTS: dict[str, Measurement] = {
     "advise_seconds": lambda s: advise_seconds(),
     "advise_seconds_10000": lambda s: advise_seconds(10_000),
     "advise_seconds_50000": lambda s: advise_seconds(50_000),
+    "advise_seconds_random_3p": lambda s: advise_seconds_random(3, s.hands),
+    "advise_seconds_random_4p": lambda s: advise_seconds_random(4, s.hands),
+    "advise_seconds_random_5p": lambda s: advise_seconds_random(5, s.hands),
+    "lookahead_decisions_per_cpu_second": lambda s: lookahead_decisions_per_cpu_second(
+        s.searched_deals
+    ),
 }
 """Name → measurement, run in this order; the name is the JSON key of the result."""
 
@@ -151,6 +215,8 @@ def run_benchmarks(
     jobs: int = 0,
     *,
     playouts: int = DEFAULT_PLAYOUTS,
+    hands: int = DEFAULT_HANDS,
+    searched_deals: int = DEFAULT_SEARCHED_DEALS,
     only: tuple[str, ...] | None = None,
     on_measured: Callable[[str], None] | None = None,
 ) -> dict[str, float | int | dict[str, str] | None]:
@@ -161,7 +227,7 @@ def run_benchmarks(
         unknown = sorted(set(only) - set(MEASUREMENTS))
         if unknown:
             raise BenchError(f"no measurement called {', '.join(unknown)}")
-    settings = BenchSettings(deals=deals, jobs=choose_jobs(jobs), playouts=playouts)
+    settings = BenchSettings(deals, choose_jobs(jobs), playouts, hands, searched_deals)
     results: dict[str, float | int | dict[str, str] | None] = {"jobs": settings.jobs}
     notes: dict[str, str] = {}
     for name, measure in MEASUREMENTS.items():

@@ -5,10 +5,15 @@ import sys
 
 from click.testing import CliRunner
 
+from tarot_advisor.analyzer.advice.heuristic import point_count
+from tarot_advisor.analyzer.cards import parse_hand
 from tarot_advisor.cli.report import main
 from tarot_advisor.reports import bench
 
-SMALL = ["bench", "--deals", "2000", "--playouts", "300", "--jobs", "1", "--quiet"]
+SMALL = [
+    *("bench", "--deals", "2000", "--playouts", "300", "--hands", "2"),
+    *("--searched-deals", "3", "--jobs", "1", "--quiet"),
+]
 FIGURES = (
     "deals_per_second",
     "deals_per_second_one_core",
@@ -17,12 +22,16 @@ FIGURES = (
     "advise_seconds",
     "advise_seconds_10000",
     "advise_seconds_50000",
+    "advise_seconds_random_3p",
+    "advise_seconds_random_4p",
+    "advise_seconds_random_5p",
+    "lookahead_decisions_per_cpu_second",
 )
 
 
 def quick_advise(monkeypatch):
     """Stands a do-nothing Python run in for tarot-advise, so that the test stays short."""
-    monkeypatch.setattr(bench, "advise_command", lambda samples=None: [sys.executable, "-c", ""])
+    monkeypatch.setattr(bench, "advise_command", lambda *_args: [sys.executable, "-c", ""])
 
 
 def test_json_has_every_figure_and_the_number_of_workers(monkeypatch):
@@ -41,14 +50,16 @@ def test_human_output_is_one_line_per_figure(monkeypatch):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert [line.split()[0] for line in lines] == ["jobs", *FIGURES]
-    assert lines[-1].endswith(" s")
+    seconds = [line for line in lines if "_seconds" in line.split()[0]]
+    assert len(seconds) == 6 and all(line.endswith(" s") for line in seconds)
+    assert not lines[-1].endswith(" s")  # decisions per CPU-second: a number
 
 
 def test_without_the_advisor_its_figures_are_null_with_a_note(monkeypatch):
     monkeypatch.setattr(bench, "ADVISE_SCRIPT", "tarot-no-such-advisor")
     only = ["--only", "playouts_per_second", "--only", "advise_seconds"]
-    # No dealer measurement: --deals would not act, and is refused.
-    small = [a for a in SMALL if a not in ("--deals", "2000")]
+    # No other measurement: --deals, --hands, --searched-deals would not act, and are refused.
+    small = ["bench", "--playouts", "300", "--jobs", "1", "--quiet"]
     result = CliRunner().invoke(main, [*small, *only, "--json"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
@@ -61,3 +72,29 @@ def test_an_unknown_measurement_is_one_sentence_and_exit_code_2():
     result = CliRunner().invoke(main, [*SMALL, "--only", "warp_speed"])
     assert result.exit_code == 2
     assert "warp_speed" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_an_option_no_measurement_uses_is_refused():
+    only = ["--only", "advise_seconds", "--hands", "3", "--quiet"]
+    result = CliRunner().invoke(main, ["bench", *only])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "Error: --hands cannot act without a advise_seconds_random measurement in --only: "
+        "leave it out"
+    )
+
+
+def test_the_random_hands_are_bidding_hands_of_the_player_count_the_same_for_a_seed():
+    hands = bench.random_hands(5, 4, seed=7)
+    assert hands == bench.random_hands(5, 4, seed=7) and len(set(hands)) == 4
+    for hand in hands:
+        cards = parse_hand(hand, players=5)
+        assert point_count(cards).points >= bench.HAND_MIN_POINTS
+    assert bench.advise_command(None, hands[0], 5)[-4:] == [hands[0], "--players", "5", "--quiet"]
+
+
+def test_the_lookahead_measurement_counts_only_the_defences_searched_decisions():
+    defence = bench._lookahead_defence(6, seed=3)
+    # Three defenders, 17 of their 18 cards chosen (the last is forced), fewer where one card
+    # is legal or every legal card plays alike.
+    assert 0 < defence.decisions <= 6 * 3 * 17
