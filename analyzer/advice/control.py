@@ -68,7 +68,7 @@ fitted on every covariate: a rare failure is a handful of deals, and nine slopes
 noise. On 200 draws of 160 deals of the README hand (9 failures each), the leave-one-out choice
 among the three fits left more spread on fresh deals (0.0541) than no covariate (0.0537); on a
 hand made 88% (20 failures), every covariate left 0.0923 against the greedy's make alone
-0.0979 (`/work/exp/madegate.py`)."""
+0.0979 (a one-off experiment)."""
 FRESH_FIRST_CHUNK = 1 << 31
 """The fresh deals' chunks are numbered from here (:func:`parallel.chunk_seed`): streams that
 neither the survey (from 0) nor the focus (from 2**30) draw from."""

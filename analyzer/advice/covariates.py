@@ -4,7 +4,7 @@ The focus steadies the lookahead's numbers by quantities of the same deal whose 
 measured for almost nothing on many fresh deals (:mod:`control`). The greedy's outcome on the
 deal is the first of them; the cards themselves say more of what the greedy misses: what the
 chien holds, how the defence's trumps and bouts lie. Measured on 1,500 four-player Garde deals
-each (`/work/exp/multicv2.py`, β fitted on 300 and tested on the rest), the share of the
+each (a one-off experiment: β fitted on 300 and tested on the rest), the share of the
 lookahead's score variance that these covariates explain, against the greedy's score alone:
 0.22 against 0.09 (the README hand, made 94%), 0.31 against 0.19 (made 88%), 0.39 against 0.29
 (made 63%), 0.48 against 0.35 (a hand to pass, made 47%); the lookahead against itself on the
