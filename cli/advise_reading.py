@@ -41,7 +41,9 @@ def reading_lines(analysis: Analysis) -> list[str]:
         "E[score]).",
     ]
     prise = analysis.contracts.get(Contract.PRISE)
-    if prise is not None and prise.expected_score.mean > 0:
+    if analysis.recommendation == Contract.PRISE.value and analysis.auction is not None:
+        lines.append(_why_prise(analysis))
+    elif prise is not None and prise.expected_score.mean > 0:
         lines.append(
             "Why Garde beats Prise: the same play on the same deals (the chien is taken either "
             "way) at double stakes, so whenever the deal is worth taking Garde is worth twice as "
@@ -63,6 +65,21 @@ def reading_lines(analysis: Analysis) -> list[str]:
         "own cards and those played (no signals, no reading of habits)."
     )
     return lines
+
+
+def _why_prise(analysis: Analysis) -> str:
+    """Why the advice is Prise though the table doubles Garde's E[score]: the auction's values
+    (:class:`.auction.AuctionResult`) chose it, on the survey's samples."""
+    values = analysis.auction.values
+    prise, garde = values[Contract.PRISE.value], values[Contract.GARDE.value]
+    gap = prise.mean - garde.mean
+    close = abs(gap) < Z95 * (prise.se**2 + garde.se**2) ** 0.5
+    return (
+        "Why Prise rather than Garde, though the table doubles Garde's E[score]: the advice "
+        "comes from the auction's values (overcalls counted), where Prise is ahead by "
+        f"{gap:.1f} on the survey's {analysis.samples} samples"
+        + (" — too close to call: Garde is as sound a bid." if close else ".")
+    )
 
 
 def difference(estimate: Estimate) -> str:

@@ -372,13 +372,17 @@ def _contract_result(
 
 
 def _safest(contracts: dict[Contract, ContractResult], recommendation: str) -> str | None:
-    """The contract most often made, where it is not the advice and is made more often than
-    not. Prise and Garde are always equally likely: of two equally safe contracts, the better
-    pays."""
+    """The contract most often made, where it is made more often than not and more often than
+    the advice. The two contracts of a pair (:func:`.paired.pair_of`) are made on the same
+    deals: of the two, the better pays, and neither is safer than the other."""
     likeliest = max(
         Contract, key=lambda c: (contracts[c].p_make.mean, contracts[c].expected_score.mean)
     )
-    if contracts[likeliest].p_make.mean > 0.5 and likeliest.value != recommendation:
+    if recommendation != "pass" and likeliest in pair_of(Contract(recommendation)):
+        return None
+    made = contracts[likeliest].p_make.mean
+    advised = contracts[Contract(recommendation)].p_make.mean if recommendation != "pass" else 0.0
+    if made > 0.5 and made > advised:
         return likeliest.value
     return None
 
