@@ -69,15 +69,14 @@ def reading_lines(analysis: Analysis) -> list[str]:
 
 def _why_prise(analysis: Analysis) -> str:
     """Why the advice is Prise though the table doubles Garde's E[score]: the auction's values
-    (:class:`.auction.AuctionResult`) chose it, on the survey's samples."""
+    (:class:`.auction.AuctionResult`) chose it."""
     values = analysis.auction.values
     prise, garde = values[Contract.PRISE.value], values[Contract.GARDE.value]
     gap = prise.mean - garde.mean
     close = abs(gap) < Z95 * (prise.se**2 + garde.se**2) ** 0.5
     return (
         "Why Prise rather than Garde, though the table doubles Garde's E[score]: the advice "
-        "comes from the auction's values (overcalls counted), where Prise is ahead by "
-        f"{gap:.1f} on the survey's {analysis.samples} samples"
+        f"comes from the auction's values (overcalls counted), where Prise is ahead by {gap:.1f}"
         + (" — too close to call: Garde is as sound a bid." if close else ".")
     )
 

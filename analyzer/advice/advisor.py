@@ -150,7 +150,10 @@ def analyse_hand(
     records, focus, announced, focused = outcomes.records, None, None, {}
     staged = _focus(run, by_choice, choice, sides, keep_records, bar) if stages.staged else None
     if staged is not None:  # the best contract's pair measured again, on samples of its own
-        run, focus, announced = staged.run, staged.focus, staged.announced
+        measured = {c: staged.results[c].expected_score for c in staged.focus.contracts}
+        auction, choice = surveyed.advised_again(choice, measured)
+        recommendation, best = auction.recommendation, choice.contract
+        run, focus, announced = staged.run, staged.focus, staged.announced[best]
         by_choice, records = by_choice | staged.samples, records + staged.records
         focused = staged.results
     mine = {c: by_choice[Choice(c, called)] for c in Contract}
@@ -195,7 +198,7 @@ class _Staged(NamedTuple):
     focus: Focus
     samples: dict[Choice, ContractSamples]
     records: list[dict]
-    announced: Announced
+    announced: dict[Contract, Announced]
     results: dict[Contract, ContractResult]
     control: Outcomes
     halves: np.ndarray
@@ -253,7 +256,7 @@ def _focus(
     steadied, fresh = steadying.estimates(run, focused, control, halves, (seen[0], seen[1]))
     # With bids heard, rarely fewer samples than asked fit them.
     focus = Focus(len(focused[choice].score), pair_of(choice.contract), fresh, first + second)
-    announced = _announced(parts, choice)
+    announced = {c: _announced(parts, Choice(c, choice.called)) for c in focus.contracts}
     dumped = [r for _, records, _ in parts for r in records]
     results = {
         contract: _contract_result(contract, focused[Choice(contract, choice.called)], pair, halves)
@@ -268,7 +271,11 @@ def _announced(parts: list, choice: Choice) -> Announced:
     chunks in order (``choice``'s samples count them)."""
     sizes = [len(samples[choice].score) for samples, _, _ in parts]
     starts = np.cumsum([0, *sizes[:-1]])
-    played = [(start, c) for start, (_, _, c) in zip(starts, parts, strict=True) if c is not None]
+    played = [
+        (start, c[choice.contract])
+        for start, (_, _, c) in zip(starts, parts, strict=True)
+        if c is not None
+    ]
     return Announced(
         concatenate([c for _, c in played]),
         np.concatenate([start + np.arange(len(c.score)) for start, c in played]),

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -399,7 +399,38 @@ def action_scores(
     (``taker_scores``, on the same deals) where it stands, else the deal defended."""
     scores = {"pass": samples.defended}
     for contract, taken in taker_scores.items():
-        index = BIDS.index(contract.value)
-        stands = (index > samples.highest) & (index >= samples.overcall)
-        scores[contract.value] = np.where(stands, taken, samples.defended)
+        scores[contract.value] = np.where(_stands(contract, samples), taken, samples.defended)
     return scores
+
+
+def _stands(contract: Contract, samples: AuctionSamples) -> np.ndarray:
+    """(N,) bool: the deals where a bid of ``contract`` stands (above every bid before it, and
+    no later player wants more)."""
+    index = BIDS.index(contract.value)
+    return (index > samples.highest) & (index >= samples.overcall)
+
+
+def steadied(
+    result: AuctionResult,
+    samples: AuctionSamples,
+    taker_scores: dict[Contract, np.ndarray],
+    measured: dict[Contract, Estimate],
+) -> AuctionResult:
+    """``result`` with the value of each bid of ``measured`` measured again: a bid is worth
+    the user's score as taker, less what the auction takes from it where it does not stand
+    (the deal defended instead). ``measured`` gives the first part, E[score] as taker measured
+    on samples of their own (the focus's); the second is the mean, on ``samples`` (with the
+    scores as taker ``taker_scores`` on the same deals: the survey's), of ``score − defended``
+    where the bid does not stand, 0 where it does. Each part is unbiased and they are
+    independent, so the value is unbiased; where the bid stands on most deals, the second part
+    varies far less than the survey's whole value, and the value is nearly as precise as the
+    focus (the README hand after a Pass and a Prise: Garde's ± 48.6 on the survey's samples
+    became ± 9.9)."""
+    values = dict(result.values)
+    for contract, taken in measured.items():
+        lost = np.where(_stands(contract, samples), 0, taker_scores[contract] - samples.defended)
+        taken_away = Estimate.of(lost)
+        values[contract.value] = Estimate(
+            taken.mean - taken_away.mean, float(np.hypot(taken.se, taken_away.se))
+        )
+    return replace(result, values=values)

@@ -270,13 +270,14 @@ def focus_chunk(
     sides: Sides = Sides(),
     announced: int = 0,
     poignee: int | None = None,
-) -> tuple[dict[Choice, ContractSamples], list[dict], AnnouncedSamples | None]:
+) -> tuple[dict[Choice, ContractSamples], list[dict], dict[Contract, AnnouncedSamples] | None]:
     """The pair of contracts holding ``choice``, under its call, on ``n`` samples as
     :func:`chunk` plays them, but the poignée shown again only in the first ``poignee`` (default:
     all) where it may be: the focus of a staged analysis (:mod:`plan`). Returns both contracts'
     samples, the deal records when kept, and when ``announced`` > 0, ``choice`` on the first
     ``announced`` samples again with the chelem announced (in the same engine run, which costs
-    less than a run of its own)."""
+    less than a run of its own), scored under either contract of the pair (the auction may yet
+    advise the other, :func:`auction.steadied`)."""
     deals, taker, _ = sample(rng, n, hand, players, position, bidding)
     first = pair_of(choice.contract)[0]
     policy, defence = sides.policies()
@@ -293,7 +294,9 @@ def focus_chunk(
     )
     pair = played.pairs[first]
     dumped = _pair_records(pair) if keep_records else []
-    chelem = None if pair.announced is None else _announced_samples(pair.announced)
+    chelem = None
+    if pair.announced is not None:
+        chelem = {c: _announced_samples(pair.announced, c) for c in pair_of(first)}
     samples = _pair_samples(pair, first, choice.called, hand, players, poignee)
     return samples, dumped, chelem
 
@@ -357,8 +360,8 @@ def announced_chunk(
     return _announced_samples(playout)
 
 
-def _announced_samples(playout: Playout) -> AnnouncedSamples:
-    scores = score(playout)
+def _announced_samples(playout: Playout, contract: Contract | None = None) -> AnnouncedSamples:
+    scores = score(playout, contract)
     return AnnouncedSamples(
         scores.taker_score, taker_total(playout, scores.chelem_bonus), scores.chelem == Side.TAKER
     )

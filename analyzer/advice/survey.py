@@ -39,7 +39,7 @@ import numpy as np
 
 from ..game import Contract
 from ..stats import Estimate
-from .auction import AuctionResult, action_scores, evaluate
+from .auction import AuctionResult, action_scores, evaluate, steadied
 from .hand_samples import GREEDY_TABLE, Choice, ChunkOutcomes, ContractSamples, Sides, chunk
 from .plan import SETTLED_Z
 from .runs import Progress, Run
@@ -70,6 +70,23 @@ class Surveyed(NamedTuple):
     call_scores: dict[int, float]
     auction: AuctionResult
     screened: dict[int, float]
+
+    def advised_again(
+        self, choice: Choice, measured: dict[Contract, Estimate]
+    ) -> tuple[AuctionResult, Choice]:
+        """The auction with the bids of ``measured`` (``choice``'s pair, its E[score] as taker
+        measured by the focus) valued again (:func:`auction.steadied`), and the best contract:
+        the other of the pair where it now leads. Where the steadied auction would advise a
+        contract the focus did not measure, the survey's stands."""
+        called = choice.called
+        scores = {c: self.outcomes.samples[Choice(c, called)].score for c in measured}
+        auction = steadied(self.auction, self.outcomes.auction, scores, measured)
+        advised = auction.recommendation
+        if advised == "pass":
+            return auction, choice
+        if Contract(advised) not in measured:
+            return self.auction, choice
+        return auction, Choice(Contract(advised), called)
 
 
 def survey(
