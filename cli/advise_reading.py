@@ -41,14 +41,15 @@ def reading_lines(analysis: Analysis) -> list[str]:
         "E[score]).",
     ]
     prise = analysis.contracts.get(Contract.PRISE)
-    if analysis.recommendation == Contract.PRISE.value and analysis.auction is not None:
-        lines.append(_why_prise(analysis))
-    elif prise is not None and prise.expected_score.mean > 0:
-        lines.append(
-            "Why Garde beats Prise: the same play on the same deals (the chien is taken either "
-            "way) at double stakes, so whenever the deal is worth taking Garde is worth twice as "
-            "much."
-        )
+    if prise is not None and prise.expected_score.mean > 0:
+        if analysis.recommendation == Contract.PRISE.value and analysis.auction is not None:
+            lines.append(_why_prise(analysis))
+        else:
+            lines.append(
+                "Why Garde beats Prise: the same play on the same deals (the chien is taken "
+                "either way) at double stakes, so whenever the deal is worth taking Garde is "
+                "worth twice as much."
+            )
     if analysis.safest is not None:
         lines.append(
             f"Safest: {Contract(analysis.safest).label} is made more often than the advice, but "

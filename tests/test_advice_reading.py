@@ -71,3 +71,14 @@ def test_a_prise_far_ahead_in_the_auction_is_not_called_close():
 def test_a_garde_advised_is_explained_by_the_double_stakes():
     lines = reading_lines(_advised("garde", Estimate(31.7, 12.6), Estimate(60.0, 26.6)))
     assert any(line.startswith("Why Garde beats Prise: the same play") for line in lines)
+
+
+def test_a_prise_advised_where_the_table_puts_it_below_zero_needs_no_why():
+    # Garde then doubles a loss: the table itself says why not Garde.
+    losing = _contracts(
+        prise=(0.45, -0.6), garde=(0.45, -1.2), garde_sans=(0.1, -300.0),
+        garde_contre=(0.02, -700.0),
+    )  # fmt: skip
+    advised = _advised("prise", Estimate(19.5, 4.8), Estimate(10.3, 6.5))
+    advised.contracts = losing
+    assert not any(line.startswith("Why") for line in reading_lines(advised))
