@@ -421,8 +421,9 @@ def steadied(
     (the deal defended instead). ``measured`` gives the first part, E[score] as taker measured
     on samples of their own (the focus's); the second is the mean, on ``samples`` (with the
     scores as taker ``taker_scores`` on the same deals: the survey's), of ``score − defended``
-    where the bid does not stand, 0 where it does. Each part is unbiased and they are
-    independent, so the value is unbiased; where the bid stands on most deals, the second part
+    where the bid does not stand, 0 where it does. The two parts are independent; the first is
+    unbiased, the second leans only as much as the survey's samples, which chose the pair, lean
+    (as the survey's own values did, whole). Where the bid stands on most deals, the second part
     varies far less than the survey's whole value, and the value is nearly as precise as the
     focus (the README hand after a Pass and a Prise: Garde's ± 48.6 on the survey's samples
     became ± 9.9)."""
