@@ -41,7 +41,9 @@ def reading_lines(analysis: Analysis) -> list[str]:
         "E[score]).",
     ]
     prise = analysis.contracts.get(Contract.PRISE)
-    if prise is not None and prise.expected_score.mean > 0:
+    auction = analysis.auction
+    garde_biddable = auction is None or Contract.GARDE.value in auction.legal_actions
+    if prise is not None and prise.expected_score.mean > 0 and garde_biddable:
         if analysis.recommendation == Contract.PRISE.value and analysis.auction is not None:
             lines.append(_why_prise(analysis))
         else:

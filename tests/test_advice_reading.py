@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 from tarot_advisor.analyzer.advice.advisor import _safest
 from tarot_advisor.analyzer.advice.analysis import ContractResult
-from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.game import BIDS, Contract
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_reading import reading_lines
 
@@ -29,8 +29,8 @@ TABLE = _contracts(
 
 
 def test_garde_is_not_safer_than_a_prise_made_on_the_same_deals():
-    assert _safest(TABLE, "prise") is None
-    assert _safest(TABLE, "garde") is None
+    assert _safest(TABLE, "prise", BIDS) is None
+    assert _safest(TABLE, "garde", BIDS) is None
 
 
 def test_garde_is_safer_than_a_garde_sans_made_less_often():
@@ -38,8 +38,13 @@ def test_garde_is_safer_than_a_garde_sans_made_less_often():
         prise=(0.93, 80.0), garde=(0.93, 160.0), garde_sans=(0.71, 123.1),
         garde_contre=(0.71, 180.0),
     )  # fmt: skip
-    assert _safest(table, "garde_contre") == "garde"
-    assert _safest(table, "pass") == "garde"
+    assert _safest(table, "garde_contre", BIDS) == "garde"
+    assert _safest(table, "pass", BIDS) == "garde"
+
+
+def test_a_bid_that_can_no_longer_be_made_is_never_the_safest():
+    # After a Garde heard, only Pass, Garde Sans and Garde Contre are left.
+    assert _safest(TABLE, "pass", ("pass", "garde_sans", "garde_contre")) is None
 
 
 def _advised(recommendation: str, prise: Estimate, garde: Estimate) -> SimpleNamespace:
@@ -47,9 +52,9 @@ def _advised(recommendation: str, prise: Estimate, garde: Estimate) -> SimpleNam
         contracts=TABLE,
         recommendation=recommendation,
         players=4,
-        safest=_safest(TABLE, recommendation),
+        safest=_safest(TABLE, recommendation, BIDS),
         sides=SimpleNamespace(taker="lookahead", defence="lookahead"),
-        auction=SimpleNamespace(values={"prise": prise, "garde": garde}),
+        auction=SimpleNamespace(values={"prise": prise, "garde": garde}, legal_actions=BIDS),
     )
 
 
@@ -82,3 +87,11 @@ def test_a_prise_advised_where_the_table_puts_it_below_zero_needs_no_why():
     advised = _advised("prise", Estimate(19.5, 4.8), Estimate(10.3, 6.5))
     advised.contracts = losing
     assert not any(line.startswith("Why") for line in reading_lines(advised))
+
+
+def test_after_a_garde_heard_nothing_is_said_of_prise_and_garde():
+    advised = _advised("pass", Estimate(31.7, 12.6), Estimate(60.0, 26.6))
+    advised.auction.legal_actions = ("pass", "garde_sans", "garde_contre")
+    advised.safest = _safest(TABLE, "pass", advised.auction.legal_actions)
+    lines = reading_lines(advised)
+    assert not any(line.startswith(("Why", "Safest")) for line in lines)

@@ -172,7 +172,7 @@ def analyse_hand(
         point_count=point_count(hand),
         contracts=contracts,
         recommendation=recommendation,
-        safest=_safest(contracts, recommendation),
+        safest=_safest(contracts, recommendation, auction.legal_actions),
         poignee=poignees[best],
         chelem=chelem,
         called=called,
@@ -378,12 +378,17 @@ def _contract_result(
     )
 
 
-def _safest(contracts: dict[Contract, ContractResult], recommendation: str) -> str | None:
-    """The contract most often made, where it is made more often than not and more often than
-    the advice. The two contracts of a pair (:func:`.paired.pair_of`) are made on the same
-    deals: of the two, the better pays, and neither is safer than the other."""
+def _safest(
+    contracts: dict[Contract, ContractResult], recommendation: str, legal: Sequence[str]
+) -> str | None:
+    """The contract most often made among the ``legal`` bids, where it is made more often than
+    not and more often than the advice. The two contracts of a pair (:func:`.paired.pair_of`)
+    are made on the same deals: of the two, the better pays, and neither is safer."""
+    biddable = [c for c in Contract if c.value in legal]
+    if not biddable:
+        return None
     likeliest = max(
-        Contract, key=lambda c: (contracts[c].p_make.mean, contracts[c].expected_score.mean)
+        biddable, key=lambda c: (contracts[c].p_make.mean, contracts[c].expected_score.mean)
     )
     if recommendation != "pass" and likeliest in pair_of(Contract(recommendation)):
         return None
