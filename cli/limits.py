@@ -64,12 +64,16 @@ SECONDS_EACH = {
     "searched hand-sample": 10e-3,
     "écart hand-sample": 300e-6,
     "playout": 30e-6,
+    "searched deal": 1e-3,
+    "timed advice": 1.0,
 }
 """CPU seconds one unit of work takes at least, on one core (measured on a loaded 2-core
 machine, rounded down by 2 to 4 times): an estimate that never refuses a run that fits. A
 searched hand-sample is a study's hand-sample played by the lookahead at every seat: about 11
 ms of CPU a deal per playout, two or three playouts a hand-sample (22 ms measured with 4
-players, 27 with 3, 32 with 5)."""
+players, 27 with 3, 32 with 5). A searched deal is a 4-player deal whose defence the
+lookahead plays (about 3 ms measured); a timed advice, one ``tarot-advise`` run, which is
+waited for whole."""
 
 
 def duration_text(seconds: float) -> str:

@@ -98,3 +98,10 @@ def test_the_lookahead_measurement_counts_only_the_defences_searched_decisions()
     # Three defenders, 17 of their 18 cards chosen (the last is forced), fewer where one card
     # is legal or every legal card plays alike.
     assert 0 < defence.decisions <= 6 * 3 * 17
+
+
+def test_a_count_that_would_take_more_than_a_week_is_refused_before_any_work():
+    only = ["--only", "advise_seconds_random_4p", "--hands", "1000000", "--quiet"]
+    result = CliRunner().invoke(main, ["bench", *only])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: --hands 1,000,000 would take at least 34.7 days")
