@@ -22,7 +22,7 @@ from tarot_advisor.analyzer.cards import format_cards
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.parallel import choose_jobs, map_chunks
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
-from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.deal import deal, petit_sec
 from tarot_advisor.analyzer.playout.engine import play
 from tarot_advisor.analyzer.playout.scoring import score
 from tarot_advisor.analyzer.search.lookahead import LookaheadPolicy
@@ -141,11 +141,13 @@ def lookahead_decisions_per_cpu_second(deals: int) -> float:
 
 def random_hands(players: int, n: int, seed: int = BENCH_SEED) -> list[str]:
     """``n`` hands of random deals for ``players`` players whose point count is at least
-    :data:`HAND_MIN_POINTS`, in the notation a user types (the same hands for the same seed)."""
+    :data:`HAND_MIN_POINTS`, in the notation a user types (the same hands for the same seed);
+    never a petit sec, which ``tarot-advise`` refuses (the rules call for a redeal)."""
     rng = np.random.default_rng(seed)
     hands: list[str] = []
     while len(hands) < n:
-        for hand in deal(rng, 64, players).hands[:, 0]:
+        drawn = deal(rng, 64, players).hands[:, 0]
+        for hand in drawn[~petit_sec(drawn)]:
             if len(hands) < n and point_count(hand).points >= HAND_MIN_POINTS:
                 hands.append(format_cards(hand))
     return hands

@@ -3,10 +3,12 @@
 import json
 import sys
 
+import numpy as np
 from click.testing import CliRunner
 
 from tarot_advisor.analyzer.advice.heuristic import point_count
 from tarot_advisor.analyzer.cards import parse_hand
+from tarot_advisor.analyzer.playout.deal import petit_sec
 from tarot_advisor.cli.report import main
 from tarot_advisor.reports import bench
 
@@ -105,3 +107,9 @@ def test_a_count_that_would_take_more_than_a_week_is_refused_before_any_work():
     result = CliRunner().invoke(main, ["bench", *only])
     assert result.exit_code == 2
     assert result.stderr.startswith("Error: --hands 1,000,000 would take at least 34.7 days")
+
+
+def test_a_petit_sec_hand_which_the_advisor_refuses_is_never_timed(monkeypatch):
+    monkeypatch.setattr(bench, "HAND_MIN_POINTS", 0)  # every hand, then; about 1 in 1,500 is sec
+    hands = np.array([parse_hand(h) for h in bench.random_hands(4, 15_000, seed=1)])
+    assert not petit_sec(hands).any()
