@@ -65,5 +65,10 @@ class Estimate:
             raise ValueError("the Wilson interval needs the number of samples")
         return wilson_interval(self.mean, self.n, z)
 
+    def minus(self, other: Estimate) -> Estimate:
+        """The difference of two independent estimates: the means subtracted, the standard
+        errors added in quadrature (for estimates on the same samples, an upper bound)."""
+        return Estimate(self.mean - other.mean, math.hypot(self.se, other.se))
+
     def to_dict(self) -> dict[str, float]:
         return {"mean": self.mean, "se": self.se}

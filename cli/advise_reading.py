@@ -44,7 +44,7 @@ def reading_lines(analysis: Analysis) -> list[str]:
     auction = analysis.auction
     garde_biddable = auction is None or Contract.GARDE.value in auction.legal_actions
     if prise is not None and prise.expected_score.mean > 0 and garde_biddable:
-        if analysis.recommendation == Contract.PRISE.value and analysis.auction is not None:
+        if analysis.recommendation == Contract.PRISE.value and auction is not None:
             lines.append(_why_prise(analysis))
         else:
             lines.append(
@@ -74,9 +74,9 @@ def _why_prise(analysis: Analysis) -> str:
     """Why the advice is Prise though the table doubles Garde's E[score]: the auction's values
     (:class:`.auction.AuctionResult`) chose it."""
     values = analysis.auction.values
-    prise, garde = values[Contract.PRISE.value], values[Contract.GARDE.value]
-    gap = prise.mean - garde.mean
-    close = abs(gap) < Z95 * (prise.se**2 + garde.se**2) ** 0.5
+    ahead = values[Contract.PRISE.value].minus(values[Contract.GARDE.value])
+    gap = ahead.mean
+    close = abs(gap) < Z95 * ahead.se
     return (
         "Why Prise rather than Garde, though the table doubles Garde's E[score]: the advice "
         f"comes from the auction's values (overcalls counted), where Prise is ahead by {gap:.1f}"

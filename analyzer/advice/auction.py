@@ -430,8 +430,5 @@ def steadied(
     values = dict(result.values)
     for contract, taken in measured.items():
         lost = np.where(_stands(contract, samples), 0, taker_scores[contract] - samples.defended)
-        taken_away = Estimate.of(lost)
-        values[contract.value] = Estimate(
-            taken.mean - taken_away.mean, float(np.hypot(taken.se, taken_away.se))
-        )
+        values[contract.value] = taken.minus(Estimate.of(lost))
     return replace(result, values=values)

@@ -18,7 +18,6 @@ advice would add some 15 s of CPU to it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from ..cards import format_cards, trumps_and_excuse
@@ -123,13 +122,15 @@ def _bid(analysis: Analysis, game: Game, heard: Sequence[str] | None) -> Decisio
     values = analysis.auction.values
     best = analysis.auction.recommendation
     played = game.contract.value
-    gap = values[best].mean - values[played].mean
-    se = math.hypot(values[best].se, values[played].se)
     note = "bids heard: " + (" ".join(heard) or "none") if heard is not None else "auction unknown"
     if game.players == 5 and analysis.called is not None and analysis.called != game.called:
         note += f"; the advisor would call {format_cards([analysis.called])}"
     return Decision(
-        "bid", played, best, Estimate(gap, se), note=note + "; SE unpaired (upper bound)"
+        "bid",
+        played,
+        best,
+        values[best].minus(values[played]),
+        note=note + "; SE unpaired (upper bound)",
     )
 
 
@@ -162,11 +163,12 @@ def _ecart(
         return Decision("ecart", played, None, None, note=f"not measured: {error}")
     best = analysis.recommended
     mine = next(c for c in analysis.candidates if tuple(c.cards) == tuple(sorted(game.discard)))
-    gap = best.gain.mean - mine.gain.mean
     # The gains are measured against the engine's écart, paired; against another, unpaired.
-    se = mine.gain.se if "engine" in best.ideas else math.hypot(best.gain.se, mine.gain.se)
+    gap = best.gain.minus(mine.gain)
+    if "engine" in best.ideas:
+        gap = Estimate(gap.mean, mine.gain.se)
     ideas = ", ".join(best.ideas)
-    return Decision("ecart", played, format_cards(best.cards), Estimate(gap, se), note=ideas)
+    return Decision("ecart", played, format_cards(best.cards), gap, note=ideas)
 
 
 def _eligible(game: Game, seat: int) -> bool:
