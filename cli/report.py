@@ -170,7 +170,8 @@ def bench(
             refuse_unused({name: flag}, f"without a {prefix} measurement in --only")
     check_time("--deals", n_deals, "deal", jobs)
     check_time("--playouts", playouts, "playout", jobs)
-    check_time("--hands", hands, "timed advice", units_each=3)  # one run at a time, 3 counts
+    timed = sum(name.startswith("advise_seconds_random") for name in names)
+    check_time("--hands", hands, "timed advice", units_each=max(1, timed))  # one run at a time
     check_time("--searched-deals", searched_deals, "searched deal")  # on one core
     measured = iter(range(1, len(names) + 1))
     with progress(len(names), "measuring", show=show_progress, unit="measurements") as bar:

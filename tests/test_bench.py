@@ -103,8 +103,13 @@ def test_the_lookahead_measurement_counts_only_the_defences_searched_decisions()
 
 
 def test_a_count_that_would_take_more_than_a_week_is_refused_before_any_work():
+    # One tarot-advise run a hand, at least a second each, per measurement asked for.
     only = ["--only", "advise_seconds_random_4p", "--hands", "1000000", "--quiet"]
     result = CliRunner().invoke(main, ["bench", *only])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: --hands 1,000,000 would take at least 11.6 days")
+    every = ["--hands", "1000000", "--quiet"]
+    result = CliRunner().invoke(main, ["bench", *every])
     assert result.exit_code == 2
     assert result.stderr.startswith("Error: --hands 1,000,000 would take at least 34.7 days")
 
