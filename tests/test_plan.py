@@ -28,6 +28,7 @@ from tarot_advisor.analyzer.advice.plan import (
     half_size,
     margin,
     needed,
+    unseen_allowance,
 )
 from tarot_advisor.analyzer.cards import parse_hand
 from tarot_advisor.analyzer.game import Contract
@@ -89,6 +90,23 @@ def test_the_margin_grows_with_the_doubt_on_the_spread() -> None:
     # A score with such failures asks for its P(make)'s and its score's samples each with its own.
     made = rare.astype(bool)
     assert needed(made, 10_159.0, Contract.GARDE, margins=(1.5, 2.0)) == pytest.approx(542, abs=1)
+
+
+def test_a_failure_seen_once_is_allowed_for_as_if_seen_three_times() -> None:
+    # 191 Gardes Contre made at the same score and one failure 2,000 below: the spread seen,
+    # about 2,000² / 192 = 20,833, is one failure's; with two more failures as far below (and
+    # two more makes), about 3 × 2,000² / 195 = 61,000. The allowance is the difference.
+    made = np.ones(192, bool)
+    made[0] = False
+    residuals = np.where(made, 0.0, -2000.0)
+    seen = np.var(residuals, ddof=1)
+    assert seen == pytest.approx(20_833, abs=1)
+    assert seen + unseen_allowance(residuals, made) == pytest.approx(61_006, abs=1)
+    # Made one time in two, two more of each change nothing worth adding.
+    one_in_two = np.tile([True, False], 96)
+    assert unseen_allowance(np.where(one_in_two, 100.0, -100.0), one_in_two) == 0.0
+    # Nothing failed: nothing is known of a failure's score, and nothing is added for it.
+    assert unseen_allowance(np.zeros(64), np.ones(64, bool)) == 0.0
 
 
 def test_the_default_for_a_searching_table_is_a_survey_then_a_focus(greedy_searches) -> None:

@@ -291,9 +291,9 @@ class Steadying:
     def needed(self, more: dict[Contract, Paired] | None = None) -> float:
         """The samples the focus's steadied mean needs (:func:`plan.needed`), measured on the
         survey's samples and ``more`` (the first round of the focus's other half, by contract):
-        the variance per sample of its E[score], and the share of P(make)'s that the control
-        leaves, each out of sample with the fits there (:meth:`fits`); with ``more``, each
-        times its :func:`plan.margin`."""
+        the variance per sample of its E[score] (with :func:`plan.unseen_allowance`), and the
+        share of P(make)'s that the control leaves, each out of sample with the fits there
+        (:meth:`fits`); with ``more``, each times its :func:`plan.margin`."""
         contract = self.choice.contract
         extra = None if more is None else more[contract]
         pooled = _joined(self.survey[contract], extra)
@@ -305,7 +305,8 @@ class Steadying:
             if more is not None
             else (1.0, 1.0)
         )
-        return plan.needed(pooled.made, score.spread, contract, ratio, margins)
+        spread = score.spread + plan.unseen_allowance(score.residuals, pooled.made)
+        return plan.needed(pooled.made, spread, contract, ratio, margins)
 
     def estimates(
         self,
