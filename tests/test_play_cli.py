@@ -50,3 +50,33 @@ def test_not_the_users_turn_is_refused():
     result = CliRunner().invoke(main, ["-"], input=json.dumps(data))
     assert result.exit_code == 2
     assert "turn" in result.output
+
+
+def test_a_five_player_record_without_its_called_card_is_one_sentence_and_exit_2():
+    data = {
+        "players": 5,
+        "taker": 4,
+        "contract": "prise",
+        "first_leader": 0,
+        "tricks": [["2♥", "1♥", "4♥", "3♥", "D♥"], ["1♣", "6♣"]],
+        "seat": 1,
+        "hand": [
+            "2♠",
+            "C♠",
+            "9♥",
+            "10♥",
+            "10♦",
+            "V♦",
+            "4♣",
+            "C♣",
+            "6",
+            "10",
+            "14",
+            "17",
+            "18",
+            "Excuse",
+        ],
+    }
+    result = CliRunner().invoke(main, ["-"], input=json.dumps(data))
+    assert result.exit_code == 2
+    assert result.output == "Error: called: with 5 players the taker calls a card; give it\n"

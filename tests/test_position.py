@@ -34,10 +34,10 @@ def partial(record: dict, seats: list[tuple[int, ...]], cards: int, seat: int) -
         for c, s in zip(trick, order, strict=True)
     ]
     held = [card for card, who in flat[cards:] if who == seat]
-    if seat == record["taker"] and record["discard"]:
-        pass  # the taker knows the écart: keep it
-    else:
-        record = {key: value for key, value in record.items() if key != "discard"}
+    if seat != record["taker"] and record["discard"]:
+        # The others know the trumps shown from the écart (rules.md §3), nothing else of it.
+        shown = [card for card in record["discard"] if IS_TRUMP[parse_cards(card)[0]]]
+        record = {**record, "discard": shown or None}
     data = {key: value for key, value in record.items() if key != "result"}
     data["tricks"] = [
         tricks[t][: max(0, min(n, cards - n * t))] for t in range((cards + n - 1) // n)
@@ -68,8 +68,6 @@ def test_the_real_deal_always_fits_what_the_player_knows(random_game):
     for _ in range(60):
         players = rng.choice((3, 4, 5))
         game = random_game(rng, players)
-        if game.discard and any(IS_TRUMP[c] for c in game.discard):
-            continue  # trumps in the écart are shown to all; partial records do not say so yet
         record = record_of_game(game, with_result=False)
         seats = [trick.seats for trick in game.tricks]
         cards = rng.randrange(0, players * hand_size(players))
@@ -153,6 +151,9 @@ def test_a_poignee_and_the_chien_shown_stay_with_their_holders():
     assert all(shown <= hand for hand in taker)
     ecart = [set(bb.to_cards(lo[0, k, 4], hi[0, k, 4])) for k in range(200)]
     assert all(not hand & set(parse_cards("R♣ 14")) for hand in ecart)
+    # No trump was shown from the écart, and none shown fits: the écart holds none.
+    assert not position.ecart_trumps_unknown
+    assert not any(IS_TRUMP[card] for hand in ecart for card in hand)
 
 
 @pytest.mark.parametrize(
@@ -171,6 +172,59 @@ def test_impossible_states_are_named_in_one_sentence(key, value, message):
     data = {**AFTER_ONE_TRICK, key: value}
     with pytest.raises(PositionError, match=message):
         read_position(data)
+
+
+@pytest.mark.parametrize(
+    ("players", "called", "message"),
+    [
+        (5, None, "called: with 5 players the taker calls a card; give it"),
+        (4, "R♠", "called: only with 5 players is a card called"),
+        (5, "1", "called: the called card must be a king, or a face card below, not 1"),
+    ],
+)
+def test_a_card_is_called_with_five_players_and_only_then(players, called, message):
+    data = {**AFTER_ONE_TRICK, "players": players, "called": called}
+    with pytest.raises(PositionError, match=message):
+        read_position(data)
+
+
+# The 4-player Garde of a random deal, as seat 1 sees it after 21 cards; the taker discarded
+# the 16, the 6 and the 4 (shown to all) with the ♠V, 4 and 3.
+ECART_TRUMPS = {
+    "players": 4,
+    "taker": 0,
+    "contract": "garde",
+    "first_leader": 0,
+    "tricks": [
+        ["13", "12", "7", "C♥"],
+        ["5", "10", "5♣", "D♥"],
+        ["1♠", "D♠", "6♠", "R♠"],
+        ["2", "C♦", "8♦", "6♣"],
+        ["20", "8♣", "1♣", "2♣"],
+        ["14"],
+    ],
+    "seat": 1,
+    "hand": ["5♠", "7♠", "10♠", "5♥", "9♥", "10♥", "1♦", "2♦", "6♦", "10♦", "R♦", "4♣", "V♣"],
+}
+
+
+def test_a_defender_who_leaves_out_the_ecarts_trumps_may_find_them_there():
+    # Given, the three trumps are in the écart in every world. Left out (or given as none),
+    # none shown would fit no deal (nobody else can hold them all), so which ones were shown
+    # is taken as unknown.
+    shown = read_position({**ECART_TRUMPS, "discard": ["16", "6", "4"]})
+    lo, hi = sample(constraints(shown), 50, np.random.default_rng(1), no_petit_sec(shown))
+    trumps = set(parse_cards("16 6 4"))
+    assert all(trumps <= set(bb.to_cards(lo[0, k, 4], hi[0, k, 4])) for k in range(50))
+    # Left out, they are unknown: some worlds put them in the écart, some in the hands, and no
+    # bout is ever discarded.
+    unknown = read_position(ECART_TRUMPS)
+    lo, hi = sample(constraints(unknown), 200, np.random.default_rng(1), no_petit_sec(unknown))
+    ecarts = [set(bb.to_cards(lo[0, k, 4], hi[0, k, 4])) for k in range(200)]
+    assert any(trumps & ecart for ecart in ecarts)
+    assert not all(trumps <= ecart for ecart in ecarts)
+    assert not any(ecart & set(parse_cards("21 1 Excuse")) for ecart in ecarts)
+    assert read_position({**ECART_TRUMPS, "discard": []}).ecart_trumps_unknown
 
 
 def test_a_revoke_already_in_the_record_is_refused():

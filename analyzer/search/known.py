@@ -97,12 +97,19 @@ class _Script:
 
 
 def record_constraints(
-    record: Record, seat: int, hand: Sequence[int], played: Sequence[Sequence[int]], likely: bool
+    record: Record,
+    seat: int,
+    hand: Sequence[int],
+    played: Sequence[Sequence[int]],
+    likely: bool,
+    ecart_trumps_unknown: bool = False,
 ) -> Constraints:
     """:func:`constraints_of` for ``seat``, to play next after the cards of ``record`` (its
     ``tricks`` so far; its ``chien`` when shown; its ``discard``: the écart for the taker, the
     trumps shown from it for the others), holding ``hand``; ``played[s]``: seat ``s``'s cards
-    so far. One deal; holders by record seat, then the aside."""
+    so far. One deal; holders by record seat, then the aside. ``ecart_trumps_unknown``: a
+    defender's record that leaves ``discard`` out does not say which trumps were shown from
+    the écart (:func:`_ecart_trumps_unknown`); else none were."""
     n, first = record.players, record.first_leader
     rotate = [(s - first) % n for s in range(n)]  # the engine's first leader is its seat 0
     hands_lo = np.zeros((n, 1), U64)
@@ -141,4 +148,24 @@ def record_constraints(
     found = constraints_of(Turn(table, user, none, none), np.arange(1), likely)
     order = [*rotate, n]  # record seats, then the aside
     fields = (found.may_lo, found.may_hi, found.must_lo, found.must_hi, found.count)
-    return Constraints(*(field[:, order] for field in fields))
+    known = Constraints(*(field[:, order] for field in fields))
+    if ecart_trumps_unknown and record.contract.takes_chien and seat != record.taker:
+        return _ecart_trumps_unknown(known, record, hand, played)
+    return known
+
+
+def _ecart_trumps_unknown(
+    known: Constraints, record: Record, hand: Sequence[int], played: Sequence[Sequence[int]]
+) -> Constraints:
+    """``known`` for a defender whose record does not say which trumps were shown from the
+    écart: it may hold any trump but a bout that is neither seen nor shown in a poignée, and
+    the chien's trumps are no longer sure to be in the taker's hand."""
+    seen = [*hand, *(card for cards in played for card in cards)]
+    seen += [card for _, cards in record.poignees for card in cards]
+    seen_hi = U64(card_set(seen)[1])
+    discardable_hi = bb.TRUMPS_HI & ~bb.BOUTS_HI
+    chien_hi = U64(card_set(record.chien or ())[1])
+    may_hi, must_hi = known.may_hi.copy(), known.must_hi.copy()
+    may_hi[:, record.players] |= discardable_hi & ~seen_hi
+    must_hi[:, record.taker] &= ~(chien_hi & discardable_hi & ~seen_hi)
+    return Constraints(known.may_lo, may_hi, known.must_lo, must_hi, known.count)

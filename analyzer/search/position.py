@@ -4,7 +4,8 @@ A partial record (design.md) has the keys of a deal record, ``tricks`` holding t
 (the last one possibly incomplete), plus ``seat`` (the user's seat) and ``hand`` (the cards the
 user still holds). ``chien`` is the chien shown in Prise and Garde (it may be left out; in Garde
 Sans and Garde Contre nobody sees it, so it must be), ``discard`` the écart, which only the
-taker knows (the others may give the trumps shown from it, rules.md §3).
+taker knows (the others may give the trumps shown from it, rules.md §3: left out or empty,
+none were shown, unless no deal then fits the record: then which ones is taken as unknown).
 
 :func:`read_position` checks the record card by card and raises :class:`PositionError` (one
 sentence) for an impossible state: a card twice, a card played against what its player had
@@ -27,6 +28,7 @@ from ..cards import (
     IS_BOUT,
     IS_KING,
     IS_TRUMP,
+    N_CARDS,
     SUIT,
     SUIT_SYMBOLS,
     TRUMP,
@@ -38,6 +40,8 @@ from ..game import chien_size, hand_size, poignee_thresholds
 from ..playout import bitboard as bb
 from ..rulebook.record import Record, RecordError, cards_field, parse_record
 from ..rulebook.rules import (
+    IllegalCall,
+    check_called_card,
     first_lead_plays,
     highest_trump,
     illegal_reason,
@@ -56,6 +60,12 @@ class PositionError(ValueError):
     """A partial record that is malformed or describes a state no deal can reach."""
 
 
+NO_DEAL_FITS = (
+    "no deal of the unseen cards fits this record (the counts, voids and known cards cannot"
+    " all hold)"
+)
+
+
 @dataclass(frozen=True)
 class Position:
     """A checked partial record. Seats are 0…n−1 in the order of play; the aside (chien or
@@ -67,7 +77,9 @@ class Position:
     the user's seat and the cards it holds. ``played[s]``: the cards seat ``s`` has played, in
     order; ``seats[t]``: who played each card of trick ``t``; ``to_play``: the seat to play
     next; ``void[s]``: the suits (0–3, and :data:`cards.TRUMP` for trumps) seat ``s`` has shown
-    it lacks; ``cap[s]``: the highest trump it may still hold (after an undertrump).
+    it lacks; ``cap[s]``: the highest trump it may still hold (after an undertrump);
+    ``ecart_trumps_unknown``: a defender's record gave no trump shown from the écart though
+    some must have been (:func:`read_position`).
     """
 
     record: Record
@@ -78,6 +90,7 @@ class Position:
     to_play: int = 0
     void: tuple[frozenset[int], ...] = field(default=())
     cap: tuple[int, ...] = field(default=())
+    ecart_trumps_unknown: bool = False
 
     @property
     def current(self) -> tuple[int, ...]:
@@ -138,6 +151,7 @@ def read_position(data: Any) -> Position:
     position = Position(
         record=replace(record, chien=chien, tricks=played), seat=seat, hand=tuple(sorted(hand))
     )
+    _check_call(position.record)
     _check_aside(position)
     return _walk(position)
 
@@ -158,6 +172,20 @@ def _tricks(value: Any, players: int) -> tuple[tuple[int, ...], ...]:
             )
         tricks.append(cards)
     return tuple(tricks)
+
+
+def _check_call(record: Record) -> None:
+    """A called card with five players, and only then: one the rules allow a taker to call
+    (whose hand is unknown here, so any king or face card)."""
+    if record.players == 5 and record.called is None:
+        raise PositionError("called: with 5 players the taker calls a card; give it")
+    if record.players != 5 and record.called is not None:
+        raise PositionError("called: only with 5 players is a card called; leave it out")
+    if record.called is not None:
+        try:
+            check_called_card(record.called, range(N_CARDS))
+        except IllegalCall as error:
+            raise PositionError(f"called: {error}") from None
 
 
 def _check_aside(position: Position) -> None:
@@ -273,10 +301,16 @@ def _walk(position: Position) -> Position:
     try:
         check(constraints(checked, likely=False))
     except NoWorldError:
-        raise PositionError(
-            "no deal of the unseen cards fits this record (the counts, voids and known cards"
-            " cannot all hold)"
-        ) from None
+        # A defender's record may leave out the trumps shown from the écart (or give none):
+        # where none shown fits no deal, some were, and which ones is unknown.
+        record = checked.record
+        if not record.contract.takes_chien or checked.seat == record.taker or record.discard:
+            raise PositionError(NO_DEAL_FITS) from None
+        checked = replace(checked, ecart_trumps_unknown=True)
+        try:
+            check(constraints(checked, likely=False))
+        except NoWorldError:
+            raise PositionError(NO_DEAL_FITS) from None
     return checked
 
 
@@ -368,8 +402,14 @@ def constraints(position: Position, likely: bool = True) -> Constraints:
     table knows once the record's cards are laid on it (:func:`known.record_constraints`).
     With ``likely``, also what is only likely (rules.md §12: it may shape the sampling, never
     as a certainty): with 5 players the taker called a card he lacked."""
-    record = position.record
-    return record_constraints(record, position.seat, position.hand, position.played, likely)
+    return record_constraints(
+        position.record,
+        position.seat,
+        position.hand,
+        position.played,
+        likely,
+        position.ecart_trumps_unknown,
+    )
 
 
 def no_petit_sec(position: Position) -> Callable[[np.ndarray, np.ndarray, int], np.ndarray]:
