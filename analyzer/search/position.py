@@ -141,6 +141,9 @@ def read_position(data: Any) -> Position:
             whole["tricks"] = [["Excuse"] * players] * hand_size(players)
         record = parse_record(whole)
         hand = cards_field(data["hand"], "hand")
+        twice = sorted({card for card in hand if hand.count(card) > 1})
+        if twice:
+            raise PositionError(f"hand: {format_cards(twice)} given twice")
         played = _tricks(tricks, record.players)
     except RecordError as error:
         raise PositionError(str(error)) from None
