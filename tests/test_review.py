@@ -132,3 +132,20 @@ def test_one_bad_record_in_json_lines_does_not_stop_the_others(tmp_path: Path) -
     assert result.exit_code == 2
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [("error" in line) for line in lines] == [False, True, False]
+
+
+def test_a_records_auction_is_every_players_bid_and_the_taker_heard_those_before_his() -> None:
+    from tarot_advisor.analyzer.advice.review_calls import ReviewError, heard_bids
+
+    data = planted(4)
+    game = replay_game(data)
+    contract = game.contract.value
+    # The taker speaks last, after two passes and a Prise: all four bids are the auction.
+    auction = {**data, "bids": ["pass", "pass", "prise", contract], "dealer": 0}
+    assert heard_bids(auction, game, 4) == ("pass", "pass", "prise")
+    # The taker speaks first and the others pass.
+    auction = {**data, "bids": [contract, "pass", "pass", "pass"], "dealer": 0}
+    assert heard_bids(auction, game, 1) == ()
+    auction = {**data, "bids": [contract, "pass", "pass", "pass", "pass"], "dealer": 0}
+    with pytest.raises(ReviewError, match="5 bids, but each of the 4 players speaks once"):
+        heard_bids(auction, game, 1)

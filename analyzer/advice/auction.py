@@ -119,9 +119,10 @@ def bidder(model: str | PointCountBidder) -> PointCountBidder:
     return PointCountBidder(name, 0.0 if exact else JUDGEMENT)
 
 
-def parse_bids(bids: str | Sequence[str], players: int) -> tuple[int, ...]:
+def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> tuple[int, ...]:
     """Bid indices into :data:`~.game.BIDS` of the bids heard, checked: a legal auction so far
-    (every bid above all before it) that leaves the user a turn to speak."""
+    (every bid above all before it) that leaves the user a turn to speak; ``whole``: a deal
+    record's whole auction, every player's bid (each speaks once)."""
     if isinstance(bids, str):
         # "garde sans" and "garde contre" as a player says them are one bid each.
         bids = re.sub(r"\bgarde[\s_-]+(sans|contre)\b", r"garde_\1", bids, flags=re.IGNORECASE)
@@ -141,7 +142,9 @@ def parse_bids(bids: str | Sequence[str], players: int) -> tuple[int, ...]:
             )
         highest = max(highest, index)
         indices.append(index)
-    if len(indices) >= players:
+    if whole and len(indices) > players:
+        raise AuctionError(f"{len(indices)} bids, but each of the {players} players speaks once")
+    if not whole and len(indices) >= players:
         raise AuctionError(
             f"{len(indices)} bids were heard but with {players} players at most {players - 1}"
             " speak before you"

@@ -62,7 +62,7 @@ def heard_bids(data: dict, game: Game, position: int | None) -> tuple[str, ...] 
     if position is None:
         raise ReviewError("bids: give the dealer too, to place the taker in the auction")
     try:
-        parse_bids(bids, game.players)
+        parse_bids(bids, game.players, whole=True)
     except (AuctionError, TypeError) as error:
         raise ReviewError(f"bids: {error}") from None
     if len(bids) < position or bids[position - 1] != game.contract.value:
