@@ -99,7 +99,7 @@ def _seats(seat: str, data: object) -> list[int] | None:
         return None  # the replay names what is wrong with the record
     if seat == "all":
         return list(range(players))
-    if not seat.isdigit() or int(seat) >= players:
+    if not (seat.isascii() and seat.isdigit()) or int(seat) >= players:
         raise ReviewError(f"--seat {seat}: give a seat from 0 to {players - 1}, or all")
     return [int(seat)]
 

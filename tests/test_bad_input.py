@@ -196,6 +196,14 @@ def test_random_bytes_to_tarot_replay_exit_0_1_or_2_never_a_traceback() -> None:
         assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
+def test_a_number_of_thousands_of_digits_is_one_sentence() -> None:
+    record = '{"players": 4, "taker": ' + "9" * 5000 + "}"
+    for text in (record, record + "\n" + record + "\n"):  # a document, then JSON Lines
+        result = CliRunner().invoke(replay_command, ["-"], input=text)
+        assert result.exit_code == 2
+        assert "a number" in result.output and "thousands of digits" in result.output
+
+
 # --- honest intervals and words ---------------------------------------------------------------
 
 

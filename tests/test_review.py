@@ -149,3 +149,21 @@ def test_a_records_auction_is_every_players_bid_and_the_taker_heard_those_before
     auction = {**data, "bids": [contract, "pass", "pass", "pass", "pass"], "dealer": 0}
     with pytest.raises(ReviewError, match="5 bids, but each of the 4 players speaks once"):
         heard_bids(auction, game, 1)
+    # A bid above the taker's after it: the taker would not be the taker.
+    auction = {**data, "bids": [contract, "garde_sans", "pass", "pass"], "dealer": 0}
+    with pytest.raises(ReviewError, match="those after it are passes"):
+        heard_bids(auction, game, 1)
+    # Bids as a player writes them, in capitals and in one string, are read alike.
+    auction = {**data, "bids": f"PASS {contract.upper()} pass pass", "dealer": 0}
+    assert heard_bids(auction, game, 2) == ("pass",)
+    for words in ([1, 2], [None], [["garde"]]):
+        with pytest.raises(ReviewError, match="is not a bid"):
+            heard_bids({**data, "bids": words, "dealer": 0}, game, 1)
+
+
+def test_a_seat_in_other_digits_is_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(planted(4)), encoding="utf-8")
+    result = CliRunner().invoke(main, [str(path), "--seat", "²"])
+    assert result.exit_code == 2
+    assert "--seat ²: give a seat from 0 to 3, or all" in result.output

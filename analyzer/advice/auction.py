@@ -130,6 +130,8 @@ def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> 
     indices: list[int] = []
     highest = 0
     for word in words:
+        if not isinstance(word, str):
+            raise AuctionError(f"{word!r} is not a bid (one of {', '.join(BIDS)})")
         key = word.strip().lower().replace("-", "_")
         try:
             index = 0 if key == "pass" else BIDS.index(Contract.parse(key).value)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import format_cards, trumps_and_excuse
-from ..game import Contract, poignee_thresholds
+from ..game import BIDS, Contract, poignee_thresholds
 from ..rulebook.referee import Game
 from ..stats import Estimate
 from .advisor import analyse_hand
@@ -62,14 +62,18 @@ def heard_bids(data: dict, game: Game, position: int | None) -> tuple[str, ...] 
     if position is None:
         raise ReviewError("bids: give the dealer too, to place the taker in the auction")
     try:
-        parse_bids(bids, game.players, whole=True)
+        spoken = [BIDS[index] for index in parse_bids(bids, game.players, whole=True)]
     except (AuctionError, TypeError) as error:
         raise ReviewError(f"bids: {error}") from None
-    if len(bids) < position or bids[position - 1] != game.contract.value:
+    if len(spoken) < position or spoken[position - 1] != game.contract.value:
         raise ReviewError(
             f"bids: the taker (position {position}) should bid {game.contract.value} in them"
         )
-    return tuple(bids[: position - 1])
+    if any(bid != "pass" for bid in spoken[position:]):
+        raise ReviewError(
+            f"bids: the taker's {game.contract.label} was the last bid: those after it are passes"
+        )
+    return tuple(spoken[: position - 1])
 
 
 def dealt_hand(game: Game) -> tuple[int, ...] | None:

@@ -107,6 +107,10 @@ def _loads(text: str) -> Any:
         raise RecordSyntaxError(
             "the input is not a deal record: its JSON is nested too deeply"
         ) from None
+    except ValueError:  # Python's limit on the digits of an integer
+        raise RecordSyntaxError(
+            "the input is not a deal record: a number in it has thousands of digits"
+        ) from None
 
 
 def _loads_line(number: int, line: str) -> Any:
@@ -118,6 +122,10 @@ def _loads_line(number: int, line: str) -> Any:
         )
     except RecursionError:
         return RecordSyntaxError(f"line {number} is not a deal record: nested too deeply")
+    except ValueError:  # Python's limit on the digits of an integer
+        return RecordSyntaxError(
+            f"line {number} is not a deal record: a number has thousands of digits"
+        )
 
 
 def _brief(value: Any) -> str:
