@@ -91,7 +91,8 @@ def deal_text(number: int, review: DealReview) -> str:
 
 
 def _seats(seat: str, data: object) -> list[int] | None:
-    """The seats to review: ``None`` for the taker's; every seat for ``all``."""
+    """The seats to review: ``None`` for the taker's; every seat for ``all``; a seat the record
+    does not have is the option's error (:class:`InputError`), not the record's."""
     if seat == "taker":
         return None
     players = data.get("players") if isinstance(data, dict) else None
@@ -100,7 +101,7 @@ def _seats(seat: str, data: object) -> list[int] | None:
     if seat == "all":
         return list(range(players))
     if not (seat.isascii() and seat.isdigit()) or int(seat) >= players:
-        raise ReviewError(f"--seat {seat}: give a seat from 0 to {players - 1}, or all")
+        raise InputError(f"--seat {seat}: give a seat from 0 to {players - 1}, or all", INPUT_ERROR)
     return [int(seat)]
 
 
@@ -112,10 +113,10 @@ def run_review(
     that breaks a rule raises :class:`.errors.InputError` with code 1, one that is not a deal
     record with code 2, each with the command's sentence and the record's error as cause.
     The caller checks the sizes first (:func:`check_sizes`), once for all its records."""
+    seats = _seats(seat.strip().lower(), data)  # a wrong --seat is the option's, not the record's
     try:
         if isinstance(data, RecordSyntaxError):
             raise data
-        seats = _seats(seat.strip().lower(), data)
         players = data.get("players") if isinstance(data, dict) else None
         players = players if players in (3, 4, 5) else 4  # for the bar only: replay checks
         total = decisions_to_judge(players, len(seats or [0]), seats is None)
