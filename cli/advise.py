@@ -346,7 +346,7 @@ def main(
     """
     check_options(chien, int(players), as_json, timings, dump_deals)
     if plot is not None:
-        check_plot(plot, chien)
+        check_plot(plot, chien, dump_deals)
     if hand == ("-",):
         hand = (read_source("-"),)
     result = run_advice(

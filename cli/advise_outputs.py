@@ -24,8 +24,10 @@ from tarot_advisor.cli.progress import progress
 from tarot_advisor.reports.files import write_bytes, write_text
 from tarot_advisor.reports.formatting import counted
 
-MEMORY_PER_SAMPLE = {3: 150, 4: 150, 5: 300}
-"""Bytes of memory a sample's outcomes take (measured: 68 with 4 players, 238 with 5)."""
+MEMORY_PER_SAMPLE = {3: 500, 4: 500, 5: 1000}
+"""Bytes of memory a sample takes at the run's peak (measured, the growth of the peak from
+100,000 to 1,100,000 greedy samples: 420 with 4 players; about 960 with 5): its outcomes, and
+the chunks' arrays on their way back from the workers."""
 DUMP_MEMORY_PER_SAMPLE = {3: 90_000, 4: 90_000, 5: 330_000}
 """Bytes of memory a sample's deal records take until written, at most (measured: 84 kB with
 4 players, six records; 325 kB with 5 players, 24 records: every deal played again with the
@@ -62,9 +64,12 @@ def check_options(
     """Refuses, in one sentence, an option that cannot act with the others given."""
     check_timings(as_json, timings)
     if chien is None:
-        for option, name in (("--contract", "contract"), ("--called", "called")):
+        for option, name, what in (
+            ("--contract", "contract", "the contract taken"),
+            ("--called", "called", "the card called"),
+        ):
             if given(name):
-                fail(f"{option} describes the contract taken, for the écart: give it with --chien")
+                fail(f"{option} describes {what}, for the écart: give it with --chien")
         return
     if dump_deals is not None:
         fail("--dump-deals writes the bid's playouts, not the écart's: leave out --chien or it")
@@ -81,13 +86,15 @@ def check_options(
 PLOT_KINDS = (".png", ".html")
 
 
-def check_plot(path: Path, chien: str | None) -> None:
-    """Refuses, before any work, a ``--plot`` file that is neither PNG nor HTML or cannot be
-    written."""
+def check_plot(path: Path, chien: str | None, dump_deals: Path | None = None) -> None:
+    """Refuses, before any work, a ``--plot`` file that is neither PNG nor HTML, cannot be
+    written, or is the ``--dump-deals`` file too (one would overwrite the other)."""
     if chien is not None:
         fail("--plot draws the bid's analysis, not the écart's: leave out --chien or --plot")
     if path.suffix.lower() not in PLOT_KINDS:
         fail(f"--plot {path}: give a file ending in .png or .html")
+    if dump_deals is not None and path.resolve() == dump_deals.resolve():
+        fail(f"--plot and --dump-deals both name {path}: give each a file of its own")
     check_output_file("--plot", path)
 
 

@@ -258,3 +258,10 @@ def test_a_study_too_small_to_fit_says_so_in_words(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "Too few hands on either side of the line to fit" in result.stdout
+
+
+def test_the_plot_and_the_dump_in_one_file_are_refused_before_the_work(tmp_path: Path) -> None:
+    same = str(tmp_path / "out.html")
+    result = CliRunner().invoke(advise, [HAND, "--plot", same, "--dump-deals", same])
+    assert "--plot and --dump-deals both name" in one_sentence(result)
+    assert not (tmp_path / "out.html").exists()

@@ -93,7 +93,7 @@ def test_the_ecart_advice_is_played_by_the_given_policies_and_names_them() -> No
     ("arguments", "message"),
     [
         (["--contract", "prise"], "--contract describes the contract taken"),
-        (["--called", "R♥"], "--called describes the contract taken"),
+        (["--called", "R♥"], "--called describes the card called"),
         (["--timings"], "--timings adds the seconds to the JSON: give it with --json"),
         (["--chien", CHIEN, "--bids", "pass"], "--bids describes the auction before your bid"),
         (["--chien", CHIEN, "--others", "seed"], "--others describes the auction"),
