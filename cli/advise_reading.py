@@ -28,9 +28,17 @@ def score_sheet_line(analysis: Analysis) -> str:
 
 
 def _judged(analysis: Analysis) -> Contract:
+    """The advised contract; advised to pass, the best the user may still bid (of all, when
+    the bids heard leave none)."""
     if analysis.recommendation != "pass":
         return Contract(analysis.recommendation)
-    return max(analysis.contracts, key=lambda c: analysis.contracts[c].expected_score.mean)
+    auction = analysis.auction
+    biddable = [
+        c for c in analysis.contracts if auction is None or c.value in auction.legal_actions
+    ]
+    return max(
+        biddable or analysis.contracts, key=lambda c: analysis.contracts[c].expected_score.mean
+    )
 
 
 def reading_lines(analysis: Analysis) -> list[str]:

@@ -297,3 +297,12 @@ def test_a_chelem_the_first_samples_leave_unsettled_is_played_on_every_focus_sam
     # The survey's 2 chunks, the focus's 2 then 4, then the chelem's 6 again; the bar ends full.
     survey, first, second = [(1, 2), (2, 2)], [(3, 4), (4, 4)], [(k, 8) for k in range(5, 9)]
     assert seen == survey + first + second + [(k, 14) for k in range(9, 15)] + [(14, 14)]
+
+
+def test_advised_to_pass_the_focus_measures_a_contract_still_biddable(greedy_searches) -> None:
+    # Garde and Garde Sans heard: the user may only pass or bid Garde Contre. A weak hand passes,
+    # and the focus measures the pair it could still bid, not Prise and Garde.
+    hand = parse_hand("6♣ 6♦ 3 1♦ 2♦ 9♦ 9♣ 1 2♣ 6♠ 5♥ 8♣ 4♦ 11 7♠ 15 7♥ V♣ R♣ 5♦ 8♠ 9♥ 9♠ 7♦", 3)
+    analysis = analyse_hand(hand, 3, bids=("garde", "garde_sans"), seed=7, **GREEDY)
+    assert analysis.recommendation == "pass"
+    assert analysis.focus.contracts == (Contract.GARDE_SANS, Contract.GARDE_CONTRE)

@@ -78,7 +78,7 @@ from .plan import (
     half_size,
 )
 from .runs import Progress, Run
-from .survey import best_of, survey
+from .survey import focus_contract, survey
 
 DEFAULT_SAMPLES = 2000
 """Samples of every contract for a table that does not search (the greedy's)."""
@@ -145,8 +145,8 @@ def analyse_hand(
     outcomes, run, called = surveyed.outcomes, surveyed.run, surveyed.called
     by_choice, auction = outcomes.samples, surveyed.auction
     recommendation = auction.recommendation
-    best = Contract(recommendation) if recommendation != "pass" else best_of(by_choice, called)[0]
-    choice = Choice(best, called)
+    choice = Choice(focus_contract(auction, by_choice, called), called)
+    best = choice.contract
     records, focus, announced, focused = outcomes.records, None, None, {}
     staged = _focus(run, by_choice, choice, sides, keep_records, bar) if stages.staged else None
     if staged is not None:  # the best contract's pair measured again, on samples of its own

@@ -179,11 +179,27 @@ def _actions(outcomes: ChunkOutcomes, surveyed: Surveyed) -> dict[str, np.ndarra
     return action_scores(outcomes.auction, scores)
 
 
-def best_of(by_choice: dict[Choice, ContractSamples], called: int | None) -> tuple[Contract, float]:
-    """The contract of highest mean score under the call ``called``, and that mean."""
-    means = {c: float(np.mean(by_choice[Choice(c, called)].score)) for c in Contract}
+def best_of(
+    by_choice: dict[Choice, ContractSamples],
+    called: int | None,
+    among: Sequence[Contract] = tuple(Contract),
+) -> tuple[Contract, float]:
+    """The contract of highest mean score under the call ``called``, of those ``among``, and
+    that mean."""
+    means = {c: float(np.mean(by_choice[Choice(c, called)].score)) for c in among}
     best = max(means, key=means.__getitem__)
     return best, means[best]
+
+
+def focus_contract(
+    auction: AuctionResult, by_choice: dict[Choice, ContractSamples], called: int | None
+) -> Contract:
+    """The contract the focus measures: the advised one; advised to pass, the best the user may
+    still bid (the best of all when the bids heard leave none)."""
+    if auction.recommendation != "pass":
+        return Contract(auction.recommendation)
+    biddable = [c for c in Contract if c.value in auction.legal_actions] or list(Contract)
+    return best_of(by_choice, called, biddable)[0]
 
 
 def live_calls(
