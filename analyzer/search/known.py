@@ -107,9 +107,10 @@ def record_constraints(
     """:func:`constraints_of` for ``seat``, to play next after the cards of ``record`` (its
     ``tricks`` so far; its ``chien`` when shown; its ``discard``: the écart for the taker, the
     trumps shown from it for the others), holding ``hand``; ``played[s]``: seat ``s``'s cards
-    so far. One deal; holders by record seat, then the aside. ``ecart_trumps_unknown``: a
-    defender's record that leaves ``discard`` out does not say which trumps were shown from
-    the écart (:func:`_ecart_trumps_unknown`); else none were."""
+    so far. One deal; holders by record seat, then the aside. ``ecart_trumps_unknown``: the
+    record of a defender gives no trump shown from the écart though some must have been
+    (:class:`position.Position` says so), so which ones is unknown
+    (:func:`_ecart_trumps_unknown`); else the trumps shown are those the record gives."""
     n, first = record.players, record.first_leader
     rotate = [(s - first) % n for s in range(n)]  # the engine's first leader is its seat 0
     hands_lo = np.zeros((n, 1), U64)
