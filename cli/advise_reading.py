@@ -9,8 +9,9 @@ from tarot_advisor.analyzer.stats import Z95, Estimate
 
 
 def score_sheet_line(analysis: Analysis) -> str:
-    """E[score] as the figures written on the score sheet, for the advised (or best) contract."""
-    contract = _judged(analysis)
+    """E[score] as the figures written on the score sheet, for the contract the advice judged
+    (:attr:`Analysis.judged`)."""
+    contract = analysis.judged
     taker = analysis.contracts[contract].expected_score.mean
     players = analysis.players
     if players < 5:
@@ -24,20 +25,6 @@ def score_sheet_line(analysis: Analysis) -> str:
         f"defenders writes minus the partner's ({contract.label}: taker {taker:+.1f}, partner "
         f"{taker / 2:+.1f}, each defender {-taker / 2:+.1f}; a taker playing alone writes four "
         "times what each defender loses)."
-    )
-
-
-def _judged(analysis: Analysis) -> Contract:
-    """The advised contract; advised to pass, the best the user may still bid (of all, when
-    the bids heard leave none)."""
-    if analysis.recommendation != "pass":
-        return Contract(analysis.recommendation)
-    auction = analysis.auction
-    biddable = [
-        c for c in analysis.contracts if auction is None or c.value in auction.legal_actions
-    ]
-    return max(
-        biddable or analysis.contracts, key=lambda c: analysis.contracts[c].expected_score.mean
     )
 
 

@@ -55,6 +55,7 @@ def _advised(recommendation: str, prise: Estimate, garde: Estimate) -> SimpleNam
         safest=_safest(TABLE, recommendation, BIDS),
         sides=SimpleNamespace(taker="lookahead", defence="lookahead"),
         auction=SimpleNamespace(values={"prise": prise, "garde": garde}, legal_actions=BIDS),
+        judged=Contract(recommendation) if recommendation != "pass" else Contract.GARDE,
     )
 
 
@@ -92,6 +93,7 @@ def test_a_prise_advised_where_the_table_puts_it_below_zero_needs_no_why():
 def test_after_a_garde_heard_nothing_is_said_of_prise_and_garde():
     advised = _advised("pass", Estimate(31.7, 12.6), Estimate(60.0, 26.6))
     advised.auction.legal_actions = ("pass", "garde_sans", "garde_contre")
+    advised.judged = Contract.GARDE_SANS  # the best the user may still bid
     advised.safest = _safest(TABLE, "pass", advised.auction.legal_actions)
     lines = reading_lines(advised)
     assert not any(line.startswith(("Why", "Safest")) for line in lines)

@@ -183,6 +183,7 @@ def analyse_hand(
         sides=sides,
         sensitivity=weaker,
         focus=focus,
+        judged=best,
         seconds=time.perf_counter() - start,
         records=records if keep_records else None,
     )

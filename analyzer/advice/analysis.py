@@ -118,7 +118,7 @@ class Analysis:
     """The contract most likely to be made, when its probability exceeds 50% and it is not
     the recommendation; else ``None``."""
     poignee: PoigneeAdvice
-    """The poignée under the recommended (or, to pass, the least bad) contract."""
+    """The poignée under :attr:`judged`."""
     chelem: ChelemAdvice
     called: int | None
     """5 players: the card to call (a king the hand lacks, or its own to play alone)."""
@@ -139,6 +139,10 @@ class Analysis:
     (:func:`~.advisor.weaker_tables`)."""
     focus: Focus | None = None
     """The staged analysis's focus, or ``None`` when every contract has ``samples``."""
+    judged: Contract | None = None
+    """The contract the poignée, the chelem and the sensitivity describe (the advisor always
+    sets it): the advised one; advised to pass, the best the user may still bid
+    (:func:`~.survey.focus_contract`)."""
     seconds: float = 0.0
     records: list[dict] | None = None
 
