@@ -16,7 +16,7 @@ from tarot_advisor.analyzer.advice.hand import HandError
 from tarot_advisor.analyzer.advice.hand_samples import CHUNK, DEFAULT_POLICY, SEARCH_CHUNK, Sides
 from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_ROUND, SURVEY_SAMPLES
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
-from tarot_advisor.analyzer.game import Contract, bid_label
+from tarot_advisor.analyzer.game import BIDS, Contract, bid_label
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_outputs import (
@@ -179,6 +179,8 @@ def _call_note(analysis: Analysis) -> str:
 
 def poignee_line(analysis: Analysis) -> str:
     poignee = analysis.poignee
+    if poignee is None:
+        return "Poignée: none to show, nothing is left to bid."
     if not poignee.eligible:
         return "Poignée: none to show."
     gain = poignee.expected_gain
@@ -198,6 +200,8 @@ def poignee_line(analysis: Analysis) -> str:
 
 def chelem_line(analysis: Analysis) -> str:
     chelem = analysis.chelem
+    if chelem is None:
+        return "Chelem: none to announce, nothing is left to bid."
     gain = chelem.expected_gain
     verdict = "announce it" if chelem.recommended else "do not announce it"
     lead = chelem.lead
@@ -215,6 +219,12 @@ def chelem_line(analysis: Analysis) -> str:
 def advice_line(analysis: Analysis) -> str:
     advice = _bid_label(analysis.recommendation)
     heuristic = _bid_label(analysis.point_count.bid)
+    if analysis.judged is None:
+        highest = _bid_label(max(analysis.auction.bids, key=BIDS.index))
+        return (
+            f"Advice: {advice.upper()} — {highest} was heard: nothing is left to bid "
+            f"(the point count says {heuristic})."
+        )
     if analysis.heuristic_agrees:
         line = f"Advice: {advice.upper()} — the point count agrees."
     else:

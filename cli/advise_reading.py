@@ -31,7 +31,7 @@ def score_sheet_line(analysis: Analysis) -> str:
 def reading_lines(analysis: Analysis) -> list[str]:
     """The lines under the table that say what its numbers mean."""
     lines = [
-        score_sheet_line(analysis),
+        *([] if analysis.judged is None else [score_sheet_line(analysis)]),
         "Petit au bout and Chelem: how often the taker's side makes them (the defence's are in "
         "E[score]).",
     ]

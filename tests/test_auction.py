@@ -47,6 +47,27 @@ def test_after_a_garde_contre_the_only_legal_action_is_pass():
     assert analysis.recommendation == "pass"
 
 
+def test_after_a_garde_contre_no_poignee_chelem_or_score_sheet_speaks_of_a_contract(
+    greedy_searches,
+):
+    # The staged analysis stops after its survey: there is no contract left to focus on.
+    hand = parse_hand(AVERAGE)
+    analysis = analyse_hand(hand, bids=["pass", "garde_contre"], seed=3, **GREEDY)
+    assert (analysis.judged, analysis.focus, analysis.poignee, analysis.chelem) == (None,) * 4
+    assert analysis.sensitivity == {}
+    result = CliRunner().invoke(advise, [*GREEDY_OPTIONS, "--bids", "pass garde_contre", AVERAGE])
+    assert result.exit_code == 0, result.output
+    assert "Advice: PASS — Garde Contre was heard: nothing is left to bid" in result.output
+    assert "Poignée: none to show, nothing is left to bid." in result.output
+    assert "Score sheet" not in result.output
+    document = json.loads(
+        CliRunner()
+        .invoke(advise, [*GREEDY_OPTIONS, "--json", "--bids", "pass garde_contre", AVERAGE])
+        .output
+    )
+    assert (document["poignee"], document["chelem"], document["focus"]) == (None, None, None)
+
+
 def test_after_a_garde_a_monster_hand_overcalls():
     analysis = analyse_hand(parse_hand(MONSTER), bids=["garde"], samples=300, **GREEDY)
     assert analysis.position == 2

@@ -145,10 +145,12 @@ def analyse_hand(
     outcomes, run, called = surveyed.outcomes, surveyed.run, surveyed.called
     by_choice, auction = outcomes.samples, surveyed.auction
     recommendation = auction.recommendation
-    choice = Choice(focus_contract(auction, by_choice, called), called)
-    best = choice.contract
+    best = focus_contract(auction, by_choice, called)
+    choice = None if best is None else Choice(best, called)  # None: nothing is left to bid
     records, focus, announced, focused = outcomes.records, None, None, {}
-    staged = _focus(run, by_choice, choice, sides, keep_records, bar) if stages.staged else None
+    staged = None
+    if stages.staged and choice is not None:
+        staged = _focus(run, by_choice, choice, sides, keep_records, bar)
     if staged is not None:  # the best contract's pair measured again, on samples of its own
         measured = {c: staged.results[c].expected_score for c in staged.focus.contracts}
         auction, choice = surveyed.advised_again(choice, measured)
@@ -160,8 +162,10 @@ def analyse_hand(
     contracts = {c: focused.get(c) or _contract_result(c, mine[c]) for c in Contract}
     measured = [c for c in Contract if _poignee_measured(mine[c])]
     poignees = {c: _poignee_advice(mine[c], hand, players) for c in measured}
-    weaker = {t: _replayed_by(run, choice, t, staged) for t in tables if t != sides}
-    chelem = chelem_advice(run, choice, sides, mine[best], bar, recommendation, announced)
+    weaker, chelem = {}, None
+    if choice is not None:
+        weaker = {t: _replayed_by(run, choice, t, staged) for t in tables if t != sides}
+        chelem = chelem_advice(run, choice, sides, mine[best], bar, recommendation, announced)
     bar.finish()
     return Analysis(
         hand=hand,
@@ -173,7 +177,7 @@ def analyse_hand(
         contracts=contracts,
         recommendation=recommendation,
         safest=_safest(contracts, recommendation, auction.legal_actions),
-        poignee=poignees[best],
+        poignee=None if best is None else poignees[best],
         chelem=chelem,
         called=called,
         call_scores=surveyed.call_scores,

@@ -117,9 +117,10 @@ class Analysis:
     safest: str | None
     """The contract most likely to be made, when its probability exceeds 50% and it is not
     the recommendation; else ``None``."""
-    poignee: PoigneeAdvice
-    """The poignée under :attr:`judged`."""
-    chelem: ChelemAdvice
+    poignee: PoigneeAdvice | None
+    """The poignée under :attr:`judged`; ``None`` when nothing is left to bid."""
+    chelem: ChelemAdvice | None
+    """The chelem under :attr:`judged`; ``None`` when nothing is left to bid."""
     called: int | None
     """5 players: the card to call (a king the hand lacks, or its own to play alone)."""
     call_scores: dict[int, float] = field(default_factory=dict)
@@ -140,9 +141,9 @@ class Analysis:
     focus: Focus | None = None
     """The staged analysis's focus, or ``None`` when every contract has ``samples``."""
     judged: Contract | None = None
-    """The contract the poignée, the chelem and the sensitivity describe (the advisor always
-    sets it): the advised one; advised to pass, the best the user may still bid
-    (:func:`~.survey.focus_contract`)."""
+    """The contract the poignée, the chelem and the sensitivity describe: the advised one;
+    advised to pass, the best the user may still bid (:func:`~.survey.focus_contract`);
+    ``None`` when the bids heard leave nothing to bid (a Garde Contre heard)."""
     seconds: float = 0.0
     records: list[dict] | None = None
 
@@ -258,7 +259,9 @@ class Analysis:
                 }
                 for contract, result in self.contracts.items()
             },
-            "poignee": {
+            "poignee": None
+            if self.poignee is None
+            else {
                 "eligible": self.poignee.eligible,
                 "p_eligible": self.poignee.p_eligible,
                 "size": self.poignee.size,
@@ -267,7 +270,9 @@ class Analysis:
                 "expected_gain_se": self.poignee.expected_gain.se,
                 **_estimates(bonus=self.poignee.bonus, information=self.poignee.information),
             },
-            "chelem": {
+            "chelem": None
+            if self.chelem is None
+            else {
                 "recommended": self.chelem.recommended,
                 "p_chelem": self.chelem.p_chelem,
                 "samples": self.chelem.samples,

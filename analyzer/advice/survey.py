@@ -193,13 +193,13 @@ def best_of(
 
 def focus_contract(
     auction: AuctionResult, by_choice: dict[Choice, ContractSamples], called: int | None
-) -> Contract:
+) -> Contract | None:
     """The contract the focus measures: the advised one; advised to pass, the best the user may
-    still bid (the best of all when the bids heard leave none)."""
+    still bid; ``None`` when the bids heard leave none (a Garde Contre heard)."""
     if auction.recommendation != "pass":
         return Contract(auction.recommendation)
-    biddable = [c for c in Contract if c.value in auction.legal_actions] or list(Contract)
-    return best_of(by_choice, called, biddable)[0]
+    biddable = [c for c in Contract if c.value in auction.legal_actions]
+    return best_of(by_choice, called, biddable)[0] if biddable else None
 
 
 def live_calls(
