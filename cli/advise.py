@@ -258,8 +258,9 @@ def advice_line(analysis: Analysis) -> str:
 @click.option(
     "--bids",
     default=None,
-    help='The bids made before you, from position 1, e.g. "pass prise" (pass, prise, garde, '
-    "garde_sans, garde_contre); they fix your position. The advice is then a legal action.",
+    help='The bids made before you, from position 1, e.g. "pass prise" or "passe, garde sans" '
+    "(pass, prise, garde, garde_sans, garde_contre); they fix your position. The advice is then "
+    "a legal action.",
 )
 @click.option(
     "--others",

@@ -38,6 +38,15 @@ def test_bids_must_rise_and_leave_the_user_a_turn():
         parse_bids("pass bof", 4)
 
 
+def test_bids_are_read_as_a_player_types_them():
+    assert parse_bids("Passe, garde sans le chien", 4) == (0, 3)
+    assert parse_bids("pass,prise", 4) == (0, 1)
+    assert parse_bids("garde contre", 4) == (4,)
+    assert parse_bids("petite; GARDE-SANS", 4) == (1, 3)
+    with pytest.raises(AuctionError, match="'bof' is not a bid"):
+        parse_bids("pass, bof", 4)
+
+
 def test_after_a_garde_contre_the_only_legal_action_is_pass():
     assert legal_actions(parse_bids("pass garde_contre", 4)) == ("pass",)
     assert legal_actions(parse_bids("prise", 4)) == ("pass", *BIDS[2:])

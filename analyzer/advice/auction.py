@@ -124,9 +124,15 @@ def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> 
     (every bid above all before it) that leaves the user a turn to speak; ``whole``: a deal
     record's whole auction, every player's bid (each speaks once)."""
     if isinstance(bids, str):
-        # "garde sans" and "garde contre" as a player says them are one bid each.
-        bids = re.sub(r"\bgarde[\s_-]+(sans|contre)\b", r"garde_\1", bids, flags=re.IGNORECASE)
-    words = bids.split() if isinstance(bids, str) else list(bids)
+        # "garde sans (le chien)" and "garde contre (le chien)" as a player says them are one
+        # bid each; bids may be separated by commas as well as spaces.
+        bids = re.sub(
+            r"\bgarde[\s_-]+(sans|contre)(?:[\s_-]+le[\s_-]+chien)?\b",
+            r"garde_\1",
+            bids,
+            flags=re.IGNORECASE,
+        )
+    words = [w for w in re.split(r"[\s,;]+", bids) if w] if isinstance(bids, str) else list(bids)
     indices: list[int] = []
     highest = 0
     for word in words:
@@ -134,7 +140,7 @@ def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> 
             raise AuctionError(f"{word!r} is not a bid (one of {', '.join(BIDS)})")
         key = word.strip().lower().replace("-", "_")
         try:
-            index = 0 if key == "pass" else BIDS.index(Contract.parse(key).value)
+            index = 0 if key in PASS_WORDS else BIDS.index(Contract.parse(key).value)
         except ValueError:
             raise AuctionError(f"{word!r} is not a bid (one of {', '.join(BIDS)})") from None
         if index and index <= highest:
@@ -152,6 +158,10 @@ def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> 
             " speak before you"
         )
     return tuple(indices)
+
+
+PASS_WORDS = ("pass", "passe")
+"""A pass, as typed: the English or the French word."""
 
 
 def _label(index: int) -> str:
