@@ -154,6 +154,7 @@ def test_a_huge_nesting_or_a_float_player_count_is_one_sentence() -> None:
         ('{"players": 4,', ["-"], "Error: stdin: the input is not valid JSON"),
         ("{oops}\n{oops}\n", ["-"], "Error: stdin: the input is not valid JSON"),
         ("", ["-"], "Error: stdin: the input is empty"),
+        ("[]", ["-"], "Error: stdin: the input is an empty list"),
     ],
 )
 def test_unreadable_input_exits_2_with_one_sentence(

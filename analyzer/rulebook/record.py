@@ -93,6 +93,8 @@ def load_records(text: str) -> list[Any]:
         if 2 * sum(isinstance(item, dict) for item in parsed) < len(parsed):
             raise error from None
         return parsed
+    if document == []:
+        raise RecordSyntaxError("the input is an empty list: expected at least one deal record")
     return list(document) if isinstance(document, list) else [document]
 
 
