@@ -286,6 +286,13 @@ def test_five_players_first_trick_not_led_in_the_called_suit() -> None:
         replay(record)
 
 
+def test_five_players_the_record_names_the_called_card() -> None:
+    record = example("garde-5p-called-king.json")
+    record["called"] = None
+    with pytest.raises(IllegalDeal, match="with 5 players the taker calls a card: the record"):
+        replay(record)
+
+
 def test_five_players_a_called_dame_needs_the_four_kings() -> None:
     record = example("garde-5p-called-king.json")
     record["called"] = "D♥"

@@ -189,8 +189,10 @@ class Game:
         if self.contract.takes_chien:
             assert self.discard is not None
             check_discard(self.hands[self.taker] + self.discard, self.discard, self.players)
-        if (self.players == 5) != (self.called is not None):
-            raise IllegalDeal("a called card goes with five players, and only with five")
+        if self.players == 5 and self.called is None:
+            raise IllegalDeal("with 5 players the taker calls a card: the record gives none")
+        if self.players != 5 and self.called is not None:
+            raise IllegalDeal(f"a card is called with 5 players only, not {self.players}")
         if self.called is not None:
             check_called_card(self.called, self.dealt_taker_hand)
 
