@@ -159,11 +159,11 @@ def test_a_poignee_and_the_chien_shown_stay_with_their_holders():
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
-        ("tricks", [["R♥", "18", "5", "R♥"]], "R♥, but it is already in trick 1"),
+        ("tricks", [["R♥", "18", "5", "R♥"]], "tricks, trick 1: R♥ appears twice"),
         ("tricks", [["R♥", "21", "5", "2♣"]], "21, but it is already in your hand"),
         ("tricks", [["R♥", "18"], ["2♦"]], "trick 1: 4 cards expected, found 2"),
         ("hand", HAND_AFTER_R_HEARTS[:-1], "hand: after playing 1 cards you hold 17"),
-        ("hand", [*HAND_AFTER_R_HEARTS[:-1], "21"], "hand: 21 given twice"),
+        ("hand", [*HAND_AFTER_R_HEARTS[:-1], "21"], "hand: 21 appears twice"),
         ("chien", ["4♠", "5♠", "6♠", "7♠", "8♠", "9♠"], "in a Garde Sans nobody sees the chien"),
         ("discard", ["4♠", "5♠", "6♠", "7♠", "8♠", "9♠"], "a Garde Sans has no écart"),
         ("seat", 7, "seat: expected a whole number from 0 to 3"),

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import N_CARDS, CardError, format_card, format_cards, parse_card
+from ..cards import N_CARDS, CardError, format_card, format_cards, parse_cards
 from ..game import PLAYER_COUNTS, Contract, hand_size
 from .outcome import Outcome
 from .referee import Game
@@ -150,13 +150,10 @@ def cards_field(value: Any, field: str) -> tuple[int, ...]:
     :class:`RecordError` naming the field."""
     if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
         raise RecordError(f"{field}: expected a list of cards written as text, got {_brief(value)}")
-    cards = []
-    for token in value:
-        try:
-            cards.append(parse_card(token))
-        except CardError as error:
-            raise RecordError(f"{field}: {error}") from None
-    return tuple(cards)
+    try:
+        return tuple(parse_cards(value))
+    except CardError as error:
+        raise RecordError(f"{field}: {error}") from None
 
 
 def _poignees(value: Any, players: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
