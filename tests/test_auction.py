@@ -147,6 +147,7 @@ def test_cli_bids_json_keys_and_bad_auctions():
     for key in ("expected_pass", "expected_pass_se", "acceptance_rate"):
         assert isinstance(document[key], float)
     assert document["recommendation"] in document["legal_actions"]
+    assert list(document["actions"]) == document["legal_actions"]  # Prise can no longer be bid
     for bids, message in (
         ("garde prise", "cannot follow a Garde"),
         ("pass pass pass pass", "at most 3"),

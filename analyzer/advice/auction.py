@@ -381,6 +381,7 @@ class AuctionResult:
             "actions": {
                 action: {"expected_score": value.mean, "expected_score_se": value.se}
                 for action, value in self.values.items()
+                if action in self.legal_actions
             },
         }
 
