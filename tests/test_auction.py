@@ -12,6 +12,7 @@ from tarot_advisor.analyzer.advice.advisor import HandError, analyse_hand
 from tarot_advisor.analyzer.advice.auction import (
     AuctionError,
     PointCountBidder,
+    bidder,
     legal_actions,
     parse_bids,
     sample_auction,
@@ -167,6 +168,19 @@ def test_an_impossible_auction_gets_one_sentence_and_exit_2():
     )
     assert result.exit_code == 2
     assert "impossible" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_rare_auction_is_analysed_however_the_samples_are_cut_into_chunks():
+    # A Garde Sans over a pass, with the README hand: some 1 deal in 5,000 fits. A chunk of 16
+    # samples (the default survey's) draws on before giving up, as one of 200 would.
+    hand, heard = parse_hand(EXAMPLE), parse_bids("pass garde_sans", 4)
+    for seed in range(4):
+        for n in (16, 200):
+            drawn = sample_auction(
+                np.random.default_rng(seed), n, hand, 4, heard, bidder("calibrated")
+            )
+            assert 2 <= len(drawn.deals) <= n
+            assert drawn.fitting / drawn.drawn < 0.001
 
 
 # --- the bids heard condition the deals: two independent guards ---------------------------------

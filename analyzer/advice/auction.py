@@ -54,7 +54,12 @@ MAX_DRAWS_PER_SAMPLE = 100
 """Rejection budget: at most this many draws per sample asked for; a rarer auction is analysed
 on the fewer samples accepted."""
 _BATCH = 1 << 15
-
+REFUSAL_DRAWS = round(2 / MIN_ACCEPTANCE)
+"""A chunk that has found fewer than 2 deals fitting the bids within its budget draws on, up
+to this many, before it calls the auction impossible: so that whether an auction is too rare
+to analyse depends on :data:`MIN_ACCEPTANCE`, not on how the samples are cut into chunks. With
+the budget alone, the default survey's chunks of 16 samples (1,600 draws) refused an auction
+that 1 deal in 10,000 fits, which ``--samples 200`` analysed."""
 
 class AuctionError(ValueError):
     """Bids that cannot have been heard: out of order, too many, unknown, or (nearly) impossible
@@ -197,10 +202,11 @@ def sample_auction(
     that fit.
 
     Fewer than ``n`` come back when :data:`MAX_DRAWS_PER_SAMPLE` ``* n`` draws are not enough;
-    :class:`AuctionError` when fewer than 2 fit or the share that fits is below
-    :data:`MIN_ACCEPTANCE`. The analysis draws the same samples twice from the same stream
-    (the chelem is played on them again): the second time comes from a cache, the stream
-    left where the first draw left it, so the numbers are the same either way.
+    :class:`AuctionError` when fewer than 2 fit in :data:`REFUSAL_DRAWS` draws (or ``n``, if 1)
+    or the share that fits is below :data:`MIN_ACCEPTANCE`. The analysis draws the same
+    samples twice from the same stream (the chelem is played on them again): the second time
+    comes from a cache, the stream left where the first draw left it, so the numbers are the
+    same either way.
     """
     key = (_state_key(rng), n, tuple(hand), players, tuple(heard), model)
     if key in _CACHE:
@@ -237,8 +243,9 @@ def _reject(
     found = fitting = drawn = 0
     rate = 1.0
     budget = MAX_DRAWS_PER_SAMPLE * n
-    while found < n and drawn < budget:
-        rows = min(_BATCH, budget - drawn, int((n - found) / rate * 1.1) + 64)
+    while (found < min(n, 2) and drawn < REFUSAL_DRAWS) or (found < n and drawn < budget):
+        limit = budget if found >= 2 else max(budget, REFUSAL_DRAWS)
+        rows = min(_BATCH, limit - drawn, int((n - found) / rate * 1.1) + 64)
         deals = deal(rng, rows, players, known_hands={seat: hand})
         hands = deals.hands
         fits = ~petit_sec(hands[:, others]).any(axis=1)
@@ -254,8 +261,8 @@ def _reject(
         found += len(keep)
         fitting += int(fits.sum())
         drawn += rows
-        rate = max(fitting / drawn, 1 / budget)
-    if found < 2 or fitting / drawn < MIN_ACCEPTANCE:
+        rate = max(fitting / drawn, 1 / limit)
+    if found < min(n, 2) or fitting / drawn < MIN_ACCEPTANCE:
         raise AuctionError(
             f"the bids heard are (nearly) impossible with this hand when the others bid by the"
             f" {model.label} count: {fitting} of {drawn:,} deals fit"
