@@ -61,6 +61,7 @@ to analyse depends on :data:`MIN_ACCEPTANCE`, not on how the samples are cut int
 the budget alone, the default survey's chunks of 16 samples (1,600 draws) refused an auction
 that 1 deal in 10,000 fits, which ``--samples 200`` analysed."""
 
+
 class AuctionError(ValueError):
     """Bids that cannot have been heard: out of order, too many, unknown, or (nearly) impossible
     under the bidding model."""
