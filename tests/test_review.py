@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 
+from tarot_advisor.analyzer.advice import review_calls
 from tarot_advisor.analyzer.advice.review import review_deal
-from tarot_advisor.analyzer.cards import PETIT
+from tarot_advisor.analyzer.cards import PETIT, parse_cards
 from tarot_advisor.analyzer.game import hand_size
 from tarot_advisor.analyzer.rulebook.record import replay_game
+from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.review import main
 
 DATA = Path(__file__).parent / "data"
@@ -167,3 +170,17 @@ def test_a_seat_in_other_digits_is_one_sentence(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, [str(path), "--seat", "²"])
     assert result.exit_code == 2
     assert "--seat ²: give a seat from 0 to 3, or all" in result.output
+
+
+def test_an_ecart_that_did_better_than_the_advised_one_cost_nothing(monkeypatch) -> None:
+    # The advice keeps the engine's écart unless another beats it by 2 SE; the one played may
+    # then measure better than the advice's. It cost nothing: not "instead of" the worse one.
+    played, engine = parse_cards("6♠ 5♠ 4♠ V♦ 8♦ 2♦"), parse_cards("6♠ 5♠ 4♠ V♦ 8♦ 3♦")
+    advised = SimpleNamespace(cards=sorted(engine), gain=Estimate(0.0, 0.0), ideas=["engine"])
+    mine = SimpleNamespace(cards=sorted(played), gain=Estimate(4.2, 2.2), ideas=[])
+    fake = SimpleNamespace(recommended=advised, candidates=[advised, mine])
+    monkeypatch.setattr(review_calls, "analyse_ecart", lambda *args, **kwargs: fake)
+    game = SimpleNamespace(discard=played, chien=(), players=4, contract="garde", called=None)
+    decision = review_calls._ecart(tuple(range(18)), game, None, None, 0, 1)
+    assert (decision.best, decision.cost.mean) == (decision.played, 0.0)
+    assert decision.note == "as well as the advice's 6♠ 5♠ 4♠ V♦ 8♦ 3♦ (engine)"

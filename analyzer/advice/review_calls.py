@@ -172,6 +172,9 @@ def _ecart(
     if "engine" in best.ideas:
         gap = Estimate(gap.mean, mine.gain.se)
     ideas = ", ".join(best.ideas)
+    if gap.mean <= 0:  # the advice keeps the engine's unless beaten by 2 SE: this one did as well
+        note = f"as well as the advice's {format_cards(best.cards)} ({ideas})"
+        return Decision("ecart", played, played, Estimate(0.0, gap.se), note=note)
     return Decision("ecart", played, format_cards(best.cards), gap, note=ideas)
 
 
@@ -216,6 +219,8 @@ def _poignee(analysis: Analysis, game: Game) -> list[Decision]:
 def _chelem(analysis: Analysis, game: Game) -> Decision:
     """Announced or not, against the advisor's chelem advice (under its best contract)."""
     played = "announced" if game.chelem_announced else "not announced"
+    if analysis.chelem is None:  # the bids before the taker's left nothing to bid
+        return Decision("chelem", played, None, None, note="not measured: nothing to bid")
     gain = analysis.chelem.expected_gain
     best = "announced" if analysis.chelem.recommended else "not announced"
     cost = 0.0 if played == best else (gain.mean if best == "announced" else -gain.mean)
