@@ -23,6 +23,9 @@ from tarot_advisor.cli.errors import INPUT_ERROR, fail
 
 __all__ = ["ECART_SAMPLES", "advise_ecart", "render_ecart"]
 
+FEW_SAMPLES = 30
+"""Below this many samples a standard error says little, and the verdict says so instead."""
+
 
 def advise_ecart(
     hand: list[int],
@@ -89,7 +92,9 @@ def render_ecart(analysis: EcartAnalysis) -> str:
         mark = "◀ " if result is analysis.recommended else ""
         lines.append(f"{cards:<26} {score} {make} {gain}  {poignee:<14} {mark}{ideas}")
     best, engine = analysis.recommended, analysis.engine
-    if best is engine:
+    if best is engine and analysis.samples < FEW_SAMPLES:
+        verdict = f"the engine's — {analysis.samples} samples are too few to tell écarts apart"
+    elif best is engine:
         verdict = f"the engine's — no idea beats it by more than {SIGNIFICANT:g} SE"
     else:
         verdict = (

@@ -115,3 +115,12 @@ def test_no_ecart_without_the_chien():
             contract=Contract.GARDE_SANS,
             sides=GREEDY_SIDES,
         )
+
+
+def test_on_a_handful_of_samples_the_verdict_does_not_speak_of_standard_errors():
+    arguments = [EXAMPLE, "--chien", CHIEN, "--samples", "4", "--taker", "greedy"]
+    result = CliRunner().invoke(advise, [*arguments, "--defence", "greedy"])
+    assert result.exit_code == 0, result.output
+    advice = next(line for line in result.output.splitlines() if line.startswith("Advice:"))
+    assert "SE" not in advice
+    assert advice.endswith("(the engine's — 4 samples are too few to tell écarts apart).")
