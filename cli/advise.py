@@ -26,7 +26,7 @@ from tarot_advisor.cli.advise_outputs import (
     write_plot,
     write_records,
 )
-from tarot_advisor.cli.advise_reading import difference, reading_lines
+from tarot_advisor.cli.advise_reading import chelem_line, poignee_line, reading_lines
 from tarot_advisor.cli.auction_view import auction_lines
 from tarot_advisor.cli.ecart_view import ECART_SAMPLES, advise_ecart, render_ecart
 from tarot_advisor.cli.errors import INPUT_ERROR, console_script, fail
@@ -177,45 +177,6 @@ def _call_note(analysis: Analysis) -> str:
     return f"{note}   [best E[score] by call: {others}]"
 
 
-def poignee_line(analysis: Analysis) -> str:
-    poignee = analysis.poignee
-    if poignee is None:
-        return "Poignée: none to show, nothing is left to bid."
-    if not poignee.eligible:
-        return "Poignée: none to show."
-    gain = poignee.expected_gain
-    where = (
-        f"a {poignee.size} poignée in hand"
-        if poignee.size
-        else "one only when the chien brings trumps "
-        f"({proportion(poignee.p_eligible, analysis.judged_samples).strip()} of deals)"
-    )
-    verdict = "show it" if poignee.recommended else "keep it hidden"
-    information = poignee.information
-    return (
-        f"Poignée: {where} — {verdict}: {poignee.bonus.mean:+.1f} bonus, "
-        f"{difference(information)} for what it tells the defence (in all {difference(gain)})."
-    )
-
-
-def chelem_line(analysis: Analysis) -> str:
-    chelem = analysis.chelem
-    if chelem is None:
-        return "Chelem: none to announce, nothing is left to bid."
-    gain = chelem.expected_gain
-    verdict = "announce it" if chelem.recommended else "do not announce it"
-    lead = chelem.lead
-    settled = ""
-    if chelem.samples < analysis.judged_samples:
-        settled = f"; settled on the first {chelem.samples:,} samples"
-    return (
-        f"Chelem: {verdict}: {chelem.bonus.mean:+.1f} bonus, {difference(lead)} from leading the "
-        f"first trick (in all {difference(gain)}; made "
-        f"{proportion(chelem.p_chelem, chelem.samples).strip()} of the time when announced"
-        f"{settled})."
-    )
-
-
 def advice_line(analysis: Analysis) -> str:
     advice = _bid_label(analysis.recommendation)
     heuristic = _bid_label(analysis.point_count.bid)
@@ -291,8 +252,8 @@ def advice_line(analysis: Analysis) -> str:
     show_default=True,
     help="Who plays the taker's side in the simulation: yours when you take, the other taker's "
     "in E[pass] (the deal you defend), in the écart advice too. lookahead: each card tried in "
-    "8 deals of the cards it cannot see; greedy: habits without search, 50 times faster and "
-    "weaker.",
+    "4 deals of the cards it cannot see, those still in contention in 4 more; greedy: habits "
+    "without search, 50 times faster and weaker.",
 )
 @click.option(
     "--defence",

@@ -1,9 +1,10 @@
 """What ``tarot-advise``'s numbers mean to a player: the score-sheet figure, why Garde beats
-Prise, what "safest" means and what the engine assumes."""
+Prise, what "safest" means and what the engine assumes; the poignée's and the chelem's lines."""
 
 from __future__ import annotations
 
 from tarot_advisor.analyzer.advice.analysis import Analysis
+from tarot_advisor.analyzer.advice.display import proportion
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.analyzer.stats import Z95, Estimate
 
@@ -86,3 +87,42 @@ def difference(estimate: Estimate) -> str:
             return "nothing"
         return f"{estimate.mean:+.1f} on every sampled deal"
     return f"{estimate.mean:+.1f} ± {Z95 * estimate.se:.1f}"
+
+
+def poignee_line(analysis: Analysis) -> str:
+    poignee = analysis.poignee
+    if poignee is None:
+        return "Poignée: none to show, nothing is left to bid."
+    if not poignee.eligible:
+        return "Poignée: none to show."
+    gain = poignee.expected_gain
+    where = (
+        f"a {poignee.size} poignée in hand"
+        if poignee.size
+        else "one only when the chien brings trumps "
+        f"({proportion(poignee.p_eligible, analysis.judged_samples).strip()} of deals)"
+    )
+    verdict = "show it" if poignee.recommended else "keep it hidden"
+    information = poignee.information
+    return (
+        f"Poignée: {where} — {verdict}: {poignee.bonus.mean:+.1f} bonus, "
+        f"{difference(information)} for what it tells the defence (in all {difference(gain)})."
+    )
+
+
+def chelem_line(analysis: Analysis) -> str:
+    chelem = analysis.chelem
+    if chelem is None:
+        return "Chelem: none to announce, nothing is left to bid."
+    gain = chelem.expected_gain
+    verdict = "announce it" if chelem.recommended else "do not announce it"
+    lead = chelem.lead
+    settled = ""
+    if chelem.samples < analysis.judged_samples:
+        settled = f"; settled on the first {chelem.samples:,} samples"
+    return (
+        f"Chelem: {verdict}: {chelem.bonus.mean:+.1f} bonus, {difference(lead)} from leading the "
+        f"first trick (in all {difference(gain)}; made "
+        f"{proportion(chelem.p_chelem, chelem.samples).strip()} of the time when announced"
+        f"{settled})."
+    )

@@ -148,9 +148,8 @@ def analyse_hand(
     best = focus_contract(auction, by_choice, called)
     choice = None if best is None else Choice(best, called)  # None: nothing is left to bid
     records, focus, announced, focused = outcomes.records, None, None, {}
-    staged = None
-    if stages.staged and choice is not None:
-        staged = _focus(run, by_choice, choice, sides, keep_records, bar)
+    focusing = stages.staged and choice is not None
+    staged = _focus(run, by_choice, choice, sides, keep_records, bar) if focusing else None
     if staged is not None:  # the best contract's pair measured again, on samples of its own
         measured = {c: staged.results[c].expected_score for c in staged.focus.contracts}
         auction, choice = surveyed.advised_again(choice, measured)
@@ -162,7 +161,7 @@ def analyse_hand(
     contracts = {c: focused.get(c) or _contract_result(c, mine[c]) for c in Contract}
     measured = [c for c in Contract if _poignee_measured(mine[c])]
     poignees = {c: _poignee_advice(mine[c], hand, players) for c in measured}
-    weaker, chelem = {}, None
+    weaker, chelem = {}, None  # nothing to bid: no contract to judge
     if choice is not None:
         weaker = {t: _replayed_by(run, choice, t, staged) for t in tables if t != sides}
         chelem = chelem_advice(run, choice, sides, mine[best], bar, recommendation, announced)

@@ -55,11 +55,8 @@ MAX_DRAWS_PER_SAMPLE = 100
 on the fewer samples accepted."""
 _BATCH = 1 << 15
 REFUSAL_DRAWS = round(2 / MIN_ACCEPTANCE)
-"""A chunk that has found fewer than 2 deals fitting the bids within its budget draws on, up
-to this many, before it calls the auction impossible: so that whether an auction is too rare
-to analyse depends on :data:`MIN_ACCEPTANCE`, not on how the samples are cut into chunks. With
-the budget alone, the default survey's chunks of 16 samples (1,600 draws) refused an auction
-that 1 deal in 10,000 fits, which ``--samples 200`` analysed."""
+"""Draws before a chunk with fewer than 2 deals fitting calls the auction impossible, whatever
+its budget: the refusal must not depend on how the samples are cut into chunks."""
 
 
 class AuctionError(ValueError):
@@ -125,6 +122,9 @@ def bidder(model: str | PointCountBidder) -> PointCountBidder:
     return PointCountBidder(name, 0.0 if exact else JUDGEMENT)
 
 
+_SPOKEN = re.compile(r"\bgarde[\s_-]+(sans|contre)(?:[\s_-]+le[\s_-]+chien)?\b", re.IGNORECASE)
+
+
 def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> tuple[int, ...]:
     """Bid indices into :data:`~.game.BIDS` of the bids heard, checked: a legal auction so far
     (every bid above all before it) that leaves the user a turn to speak; ``whole``: a deal
@@ -132,12 +132,7 @@ def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> 
     if isinstance(bids, str):
         # "garde sans (le chien)" and "garde contre (le chien)" as a player says them are one
         # bid each; bids may be separated by commas as well as spaces.
-        bids = re.sub(
-            r"\bgarde[\s_-]+(sans|contre)(?:[\s_-]+le[\s_-]+chien)?\b",
-            r"garde_\1",
-            bids,
-            flags=re.IGNORECASE,
-        )
+        bids = _SPOKEN.sub(r"garde_\1", bids)
     words = [w for w in re.split(r"[\s,;]+", bids) if w] if isinstance(bids, str) else list(bids)
     indices: list[int] = []
     highest = 0
@@ -146,7 +141,7 @@ def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> 
             raise AuctionError(f"{word!r} is not a bid (one of {', '.join(BIDS)})")
         key = word.strip().lower().replace("-", "_")
         try:
-            index = 0 if key in PASS_WORDS else BIDS.index(Contract.parse(key).value)
+            index = 0 if key in ("pass", "passe") else BIDS.index(Contract.parse(key).value)
         except ValueError:
             raise AuctionError(f"{word!r} is not a bid (one of {', '.join(BIDS)})") from None
         if index and index <= highest:
@@ -164,10 +159,6 @@ def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> 
             " speak before you"
         )
     return tuple(indices)
-
-
-PASS_WORDS = ("pass", "passe")
-"""A pass, as typed: the English or the French word."""
 
 
 def _label(index: int) -> str:

@@ -14,14 +14,12 @@ from tarot_advisor.analyzer.advice.review_decision import DealReview
 from tarot_advisor.analyzer.cards import format_card
 from tarot_advisor.cli.advise import (
     advice_line,
-    chelem_line,
     contract_cells,
     count_line,
-    poignee_line,
     render,
     sensitivity_lines,
 )
-from tarot_advisor.cli.advise_reading import reading_lines
+from tarot_advisor.cli.advise_reading import chelem_line, poignee_line, reading_lines
 from tarot_advisor.cli.auction_view import action_label, action_rows, auction_heard
 from tarot_advisor.cli.ecart_view import ecart_cells, render_ecart
 from tarot_advisor.cli.play import card_cells, table
