@@ -21,6 +21,7 @@ from tarot_advisor.analyzer.rulebook.record import replay
 from tarot_advisor.analyzer.search.lookahead import (
     LookaheadPolicy,
     best_candidates,
+    contenders,
     distinct_cards,
     lowest_equivalent,
 )
@@ -271,6 +272,29 @@ def test_the_greedy_card_is_left_only_on_the_evidence():
     assert best(greedy, a, b, margin=1) == 2  # a sure +10 is taken whatever the margin
     assert best(greedy, a, b, margin=100) == 2
     assert best([5, 5, 5, 5], [5, 5, 5, 5], margin=1) == 0  # a tie: the greedy's card
+
+
+def test_a_card_behind_the_greedys_in_the_first_worlds_is_not_played_in_the_others():
+    # The first four worlds; scores for the player's side. The greedy's card (column 0) scores 0
+    # in each. A card stays in contention unless behind by half a standard error or more.
+    columns = {
+        "greedy": [0, 0, 0, 0],
+        "behind in every world": [-10, -10, -10, -10],
+        "never better": [0, 0, 0, 0],
+        "-5 ± 8.7": [-20, 10, -20, 10],
+        "+5 ± 14.4": [30, -20, 30, -20],
+        "-1 ± 6.4": [-12, 10, -12, 10],
+        "not legal": [50, 50, 50, 50],
+    }
+    per_world = np.array([list(columns.values())], np.float64)
+    valid = np.array([[True] * 6 + [False]])
+    is_greedy = np.arange(7)[None, :] == 0
+    kept = contenders(per_world, valid, is_greedy, 0.5)[0]
+    assert [name for name, k in zip(columns, kept, strict=True) if k] == [
+        "greedy",
+        "+5 ± 14.4",
+        "-1 ± 6.4",
+    ]
 
 
 def _set(text: str) -> tuple[np.ndarray, np.ndarray]:

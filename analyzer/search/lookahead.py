@@ -3,9 +3,10 @@
 Perfect-information Monte Carlo with rollouts (as bridge's GIB and skat's Kermit choose their
 cards): at each of its decisions, for every deal at once, :class:`LookaheadPolicy` draws K
 worlds of the hidden cards consistent with what its player knows (:mod:`worlds`), plays every
-legal card in each of them and continues each to the end with the greedy for every seat
-(:mod:`midgame`). The worlds are the same for every card, so the comparison is paired. It plays
-the card with the best mean score for its side, when that card beats the greedy's by more than
+legal card in the first half of them and continues each to the end with the greedy for every
+seat (:mod:`midgame`), then in the second half only the cards the first leaves in contention
+(:func:`contenders`). The worlds are the same for every card, so the comparison is paired. It
+plays the card with the best mean score for its side, when that card beats the greedy's by more than
 one standard error of the paired difference (else the greedy's): with K = 8 worlds and up to 15
 cards, the best mean is often only the luckiest. Cards that play alike (:func:`distinct_cards`:
 the 5 and the 3 of a suit when the 4 is gone) are searched once.
@@ -50,6 +51,15 @@ margin              0             0.5           1             2
 4 players, taker    +52.3 ± 5.5                 +63.6 ± 5.1   +49.1 ± 4.3
 ==================  ============  ============  ============  ============
 """
+CONTENTION_Z = 0.5
+"""A card is played in the second half of the worlds unless the first half puts it behind the
+greedy's by this many standard errors of the paired difference or more (:func:`contenders`).
+Four-player Garde deals, the lookahead at every seat (one sitting, 3 December, against all
+the worlds for every card): 97.6% of its decisions the same on the same worlds, 0.69 of the
+rollouts, 0.81 of the CPU; the default four-player advice 14% faster (12 random hands,
+alternating: median 3.78 → 3.35 s). Duels against all the worlds for every card, ± 1.96 SE,
+as taker then in defence: 4 players (16,000 deals) +1.4 ± 2.9 and −1.8 ± 2.9; 3 players
+(8,000) +1.3 ± 2.3 and −1.2 ± 2.3; 5 players (8,000) −0.2 ± 3.1 and +2.9 ± 3.1."""
 SIDES = ("both", "taker", "defence")
 
 
@@ -141,30 +151,61 @@ class LookaheadPolicy:
         distinct: Candidate,
     ) -> Candidate:
         """The card to play in the deals ``idx``: the best of the ``distinct`` cards
-        (:func:`distinct_cards`), against the ``greedy``'s (:func:`best_candidates`)."""
+        (:func:`distinct_cards`), against the ``greedy``'s (:func:`best_candidates`). Every card
+        is played in the first half of the worlds, and in the second only the cards that half
+        leaves in contention (:func:`contenders`)."""
         table = turn.table
         k = self.worlds
         try:
-            lo, hi = sample(constraints_of(turn, idx), k, rng)  # (B, K, n + 1)
+            worlds = sample(constraints_of(turn, idx), k, rng)  # (B, K, n + 1) pairs
         except NoWorldError:  # the taker called his own card after all: only the certain
-            lo, hi = sample(constraints_of(turn, idx, likely=False), k, rng)
+            worlds = sample(constraints_of(turn, idx, likely=False), k, rng)
         candidates_lo, candidates_hi, valid = _candidates(*distinct)
+        candidates = candidates_lo, candidates_hi
         legal = turn.legal_lo[idx], turn.legal_hi[idx]
         greedy = lowest_equivalent(greedy, *legal, *_gone(table, idx))
-        # A playout per valid candidate and world, in the order (deal, candidate, world).
-        deal = np.nonzero(valid)[0]  # (V,) the deal of each valid candidate
-        candidate = np.repeat(candidates_lo[valid], k), np.repeat(candidates_hi[valid], k)
-        world = (deal[:, None] * k + np.arange(k)).reshape(-1)  # (R,) each playout's world
-        n = table.players
-        world_lo, world_hi = lo.reshape(-1, n + 1)[world], hi.reshape(-1, n + 1)[world]
-        playout = self._play_out(table, idx[world // k], (world_lo, world_hi), candidate, rng)
-        taker_side = np.zeros((*valid.shape, k))  # invalid columns 0: best_candidates skips them
-        taker_side[valid] = per_defender_as_played(playout).reshape(-1, k)
-        per_world = np.where(turn.on_taker_side[idx, None, None], taker_side, -taker_side)
         is_greedy = (candidates_lo == greedy[0][:, None]) & (candidates_hi == greedy[1][:, None])
-        best = best_candidates(per_world, valid, is_greedy, self.margin)
+        side = np.where(turn.on_taker_side[idx], 1.0, -1.0)[:, None, None]
+        first = k // 2 if k >= 4 else k
+        per_world = np.zeros((*valid.shape, k))  # (B, C, K); columns not played stay 0
+        per_world[..., :first] = side * self._scores(
+            table, idx, worlds, candidates, valid, range(first), rng
+        )
+        searched = valid
+        if first < k:
+            searched = contenders(per_world[..., :first], valid, is_greedy, CONTENTION_Z)
+            more = searched & (searched.sum(axis=1) > 1)[:, None]  # else the greedy's card alone
+            if more.any():
+                per_world[..., first:] = side * self._scores(
+                    table, idx, worlds, candidates, more, range(first, k), rng
+                )
+        best = best_candidates(per_world, searched, is_greedy, self.margin)
         rows = np.arange(len(idx))
         return candidates_lo[rows, best], candidates_hi[rows, best]
+
+    def _scores(
+        self,
+        table: Table,
+        idx: np.ndarray,
+        worlds: Candidate,
+        candidates: Candidate,
+        played: np.ndarray,
+        span: range,
+        rng: np.random.Generator,
+    ) -> np.ndarray:
+        """(B, C, len(span)) float64: the taker's side's score per defender when each
+        ``played`` ((B, C) bool) candidate (``candidates``: (B, C) one-bit pairs) is played in
+        the worlds ``span`` of its deal (``worlds``: (B, K, n + 1) uint64 pairs); 0 elsewhere.
+        A playout per played candidate and world, in the order (deal, candidate, world)."""
+        k, n, w = self.worlds, table.players, len(span)
+        deal = np.nonzero(played)[0]  # the deal of each played candidate
+        candidate = np.repeat(candidates[0][played], w), np.repeat(candidates[1][played], w)
+        world = (deal[:, None] * k + np.asarray(span)).reshape(-1)  # each playout's world
+        world_lo, world_hi = (part.reshape(-1, n + 1)[world] for part in worlds)
+        playout = self._play_out(table, idx[world // k], (world_lo, world_hi), candidate, rng)
+        scores = np.zeros((*played.shape, w))
+        scores[played] = per_defender_as_played(playout).reshape(-1, w)
+        return scores
 
     def _play_out(
         self,
@@ -181,6 +222,22 @@ class LookaheadPolicy:
         lo, hi = worlds
         game = self._shadow.worlds(rows, lo[:, :n].T, hi[:, :n].T, lo[:, n], hi[:, n])
         return play_candidates(game, candidate, rng, self.rollout)
+
+
+def contenders(
+    per_world: np.ndarray, valid: np.ndarray, is_greedy: np.ndarray, z: float
+) -> np.ndarray:
+    """(B, C) bool: the ``valid`` candidates still in contention after the worlds of
+    ``per_world`` ((B, C, K) float64 scores for the player's side, K ≥ 2): the greedy's card
+    (``is_greedy``, one per row), and each card whose paired difference from it is not below 0
+    by ``z`` standard errors (mean + z SE > 0). So a card that did no better than the greedy's
+    in any world is out: over all the worlds it could beat the greedy's by more than a
+    standard error (:func:`best_candidates`) only on the rest alone, which is rare."""
+    k = per_world.shape[2]
+    base = per_world[np.arange(len(per_world)), is_greedy.argmax(axis=1)]  # (B, K)
+    diff = per_world - base[:, None, :]
+    se = diff.std(axis=2, ddof=1) / np.sqrt(k)
+    return valid & (is_greedy | (diff.mean(axis=2) + z * se > 0))
 
 
 def best_candidates(
