@@ -289,7 +289,7 @@ def test_five_players_first_trick_not_led_in_the_called_suit() -> None:
 def test_five_players_the_record_names_the_called_card() -> None:
     record = example("garde-5p-called-king.json")
     record["called"] = None
-    with pytest.raises(IllegalDeal, match="with 5 players the taker calls a card: the record"):
+    with pytest.raises(RecordError, match="called: with 5 players the taker calls a card; give"):
         replay(record)
 
 

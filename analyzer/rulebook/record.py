@@ -197,6 +197,10 @@ def parse_record(data: Any) -> Record:
         if not isinstance(called, str):
             raise RecordError(f"called: expected a card or null, got {_brief(called)}")
         (called,) = cards_field([called], "called")
+    if players == 5 and called is None:
+        raise RecordError("called: with 5 players the taker calls a card; give it")
+    if players != 5 and called is not None:
+        raise RecordError("called: only with 5 players is a card called; leave it out")
     discard = data.get("discard")
     if not isinstance(data.get("chelem_announced", False), bool):
         raise RecordError("chelem_announced: expected true or false")

@@ -190,7 +190,7 @@ class Game:
             assert self.discard is not None
             check_discard(self.hands[self.taker] + self.discard, self.discard, self.players)
         if self.players == 5 and self.called is None:
-            raise IllegalDeal("with 5 players the taker calls a card: the record gives none")
+            raise IllegalDeal("with 5 players the taker calls a card: none is given")
         if self.players != 5 and self.called is not None:
             raise IllegalDeal(f"a card is called with 5 players only, not {self.players}")
         if self.called is not None:

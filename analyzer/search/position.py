@@ -175,12 +175,9 @@ def _tricks(value: Any, players: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _check_call(record: Record) -> None:
-    """A called card with five players, and only then: one the rules allow a taker to call
-    (whose hand is unknown here, so any king or face card)."""
-    if record.players == 5 and record.called is None:
-        raise PositionError("called: with 5 players the taker calls a card; give it")
-    if record.players != 5 and record.called is not None:
-        raise PositionError("called: only with 5 players is a card called; leave it out")
+    """The called card (the record reader checks there is one with five players, and only
+    then): one the rules allow a taker to call (whose hand is unknown here, so any king or face
+    card)."""
     if record.called is not None:
         try:
             check_called_card(record.called, range(N_CARDS))
