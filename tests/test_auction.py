@@ -44,6 +44,9 @@ def test_bids_are_read_as_a_player_types_them():
     assert parse_bids("pass,prise", 4) == (0, 1)
     assert parse_bids("garde contre", 4) == (4,)
     assert parse_bids("petite; GARDE-SANS", 4) == (1, 3)
+    assert parse_bids("pass garde sans chien", 4) == (0, 3)
+    with pytest.raises(AuctionError, match="'p' may be a pass or a Prise"):
+        parse_bids("p", 4)
     with pytest.raises(AuctionError, match="'bof' is not a bid"):
         parse_bids("pass, bof", 4)
 

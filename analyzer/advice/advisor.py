@@ -353,7 +353,8 @@ def _checked_setting(
     if bidding.heard is not None:
         if position not in (None, len(bidding.heard) + 1):
             raise HandError(
-                f"{len(bidding.heard)} bids heard put you at position {len(bidding.heard) + 1},"
+                f"{len(bidding.heard)} bid{'s' * (len(bidding.heard) != 1)} heard"
+                f" put{'s' * (len(bidding.heard) == 1)} you at position {len(bidding.heard) + 1},"
                 f" not {position}"
             )
         position = len(bidding.heard) + 1

@@ -55,8 +55,7 @@ MAX_DRAWS_PER_SAMPLE = 100
 on the fewer samples accepted."""
 _BATCH = 1 << 15
 REFUSAL_DRAWS = round(2 / MIN_ACCEPTANCE)
-"""Draws before a chunk with fewer than 2 deals fitting calls the auction impossible, whatever
-its budget: the refusal must not depend on how the samples are cut into chunks."""
+"""Draws before a chunk with fewer than 2 deals fitting refuses, whatever its budget."""
 
 
 class AuctionError(ValueError):
@@ -122,7 +121,7 @@ def bidder(model: str | PointCountBidder) -> PointCountBidder:
     return PointCountBidder(name, 0.0 if exact else JUDGEMENT)
 
 
-_SPOKEN = re.compile(r"\bgarde[\s_-]+(sans|contre)(?:[\s_-]+le[\s_-]+chien)?\b", re.IGNORECASE)
+_SPOKEN = re.compile(r"\bgarde[\s_-]+(sans|contre)(?:[\s_-]+(?:le[\s_-]+)?chien)?\b", re.I)
 
 
 def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> tuple[int, ...]:
@@ -140,6 +139,8 @@ def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> 
         if not isinstance(word, str):
             raise AuctionError(f"{word!r} is not a bid (one of {', '.join(BIDS)})")
         key = word.strip().lower().replace("-", "_")
+        if key == "p":  # a player's "p" may be a pass or a Prise
+            raise AuctionError("'p' may be a pass or a Prise: write pass or prise")
         try:
             index = 0 if key in ("pass", "passe") else BIDS.index(Contract.parse(key).value)
         except ValueError:
