@@ -186,10 +186,14 @@ def advice_line(analysis: Analysis) -> str:
             f"Advice: {advice.upper()} — {highest} was heard: nothing is left to bid "
             f"(the point count says {heuristic})."
         )
+    said = _bid_label(analysis.heuristic_action)
+    if said != heuristic:  # its bid was heard already: the point count passes
+        said = f"{said} (its {heuristic} can no longer be bid)"
     if analysis.heuristic_agrees:
-        line = f"Advice: {advice.upper()} — the point count agrees."
+        line = f"Advice: {advice.upper()} — the point count agrees"
+        line += "." if said == heuristic else f": {said}."
     else:
-        line = f"Advice: {advice.upper()} — the point count says {heuristic}: they disagree."
+        line = f"Advice: {advice.upper()} — the point count says {said}: they disagree."
     if analysis.safest is not None:
         line += f" Safest bid made more often than not: {_bid_label(analysis.safest)}."
     return line

@@ -225,3 +225,14 @@ def test_only_a_share_of_the_deals_fits_the_bids_heard():
     garde = analyse_hand(hand, bids=["garde"], samples=200, **GREEDY).auction
     assert 0.3 < passes.acceptance_rate < 0.7
     assert 0.05 < garde.acceptance_rate < 0.3
+
+
+def test_a_point_count_bid_already_heard_is_a_pass():
+    # The README hand counts 60, a Garde; after a Garde heard, following the count is passing.
+    options = [*GREEDY_OPTIONS, "--samples", "200", "--bids", "garde", "--json"]
+    document = json.loads(CliRunner().invoke(advise, [EXAMPLE, *options]).stdout)
+    assert document["heuristic"]["bid"] == "garde"
+    assert document["heuristic_agrees"] == (document["recommendation"] == "pass")
+    text = CliRunner().invoke(advise, [EXAMPLE, *options[:-1]]).stdout
+    assert "the point count says Garde" not in text
+    assert "Pass (its Garde can no longer be bid)" in text

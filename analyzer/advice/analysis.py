@@ -167,8 +167,15 @@ class Analysis:
         return text
 
     @property
+    def heuristic_action(self) -> str:
+        """What the point count has the user say: its bid, or pass where the bids heard already
+        reach it."""
+        legal = self.auction.legal_actions if self.auction else (self.point_count.bid,)
+        return self.point_count.bid if self.point_count.bid in legal else "pass"
+
+    @property
     def heuristic_agrees(self) -> bool:
-        return self.point_count.bid == self.recommendation
+        return self.heuristic_action == self.recommendation
 
     @property
     def calibrated(self) -> CalibratedCount:
