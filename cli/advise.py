@@ -78,7 +78,7 @@ def render(analysis: Analysis) -> str:
         f"Hand ({analysis.players} players, {where}): {format_cards(analysis.hand)}",
         count_line(analysis),
     ]
-    if analysis.called is not None and analysis.judged is not None:  # a call, if one may bid
+    if analysis.called is not None:
         lines.append(f"Call: {format_card(analysis.called)}" + _call_note(analysis))
     lines += [
         "",

@@ -79,12 +79,18 @@ def test_after_a_garde_contre_no_poignee_chelem_or_score_sheet_speaks_of_a_contr
         .output
     )
     assert (document["poignee"], document["chelem"], document["focus"]) == (None, None, None)
-    five = ["--players", "5", "--samples", "50", "--bids", "garde_contre"]
-    result = CliRunner().invoke(
-        advise, [*GREEDY_OPTIONS, *five, "9 8 5 3 2 D♠ 7♠ 4♠ V♥ 6♥ 2♥ 10♦ 4♦ 8♣ 3♣"]
-    )
+    # Five players: no king to call when one may not take.
+    five = [*GREEDY_OPTIONS, "--players", "5", "--samples", "50", "--bids", "garde_contre"]
+    hand = "9 8 5 3 2 D♠ 7♠ 4♠ V♥ 6♥ 2♥ 10♦ 4♦ 8♣ 3♣"
+    result = CliRunner().invoke(advise, [*five, hand])
     assert result.exit_code == 0, result.output
-    assert "Call:" not in result.output  # no king to call when one may not take
+    assert "Call:" not in result.output
+    document = json.loads(CliRunner().invoke(advise, [*five, "--json", hand]).stdout)
+    assert (document["called"], document["call_scores"], document["calls_screened"]) == (
+        None,
+        {},
+        {},
+    )
 
 
 def test_after_a_garde_a_monster_hand_overcalls():

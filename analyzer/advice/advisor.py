@@ -178,9 +178,9 @@ def analyse_hand(
         safest=_safest(contracts, recommendation, auction.legal_actions),
         poignee=None if best is None else poignees[best],
         chelem=chelem,
-        called=called,
-        call_scores=surveyed.call_scores,
-        screened_calls=surveyed.screened,
+        called=called if choice else None,  # nothing to bid: no card to call
+        call_scores=surveyed.call_scores if choice else {},
+        screened_calls=surveyed.screened if choice else {},
         auction=auction,
         poignees=poignees,
         sides=sides,
