@@ -183,7 +183,8 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     for token in tokens:
         card = parse_card(token)
         if card in cards:
-            raise CardError(f"{format_card(card)} appears twice ('{_shown(token)}')")
+            written = "" if _shown(token) == format_card(card) else f" ('{_shown(token)}')"
+            raise CardError(f"{format_card(card)} appears twice{written}")
         cards.append(card)
     return cards
 

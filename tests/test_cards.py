@@ -91,8 +91,10 @@ def test_a_bad_token_is_named(token: str) -> None:
 
 
 def test_a_repeated_card_is_refused() -> None:
-    with pytest.raises(CardError, match="R♥ appears twice"):
+    with pytest.raises(CardError, match=r"^R♥ appears twice \('Rh'\)$"):
         parse_cards("R♥ 3♠ Rh")
+    with pytest.raises(CardError, match="^R♥ appears twice$"):  # written as shown: no echo
+        parse_cards("R♥ 3♠ R♥")
 
 
 def test_tokens_separated_by_spaces_or_commas() -> None:
