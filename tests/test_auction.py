@@ -9,14 +9,8 @@ from click.testing import CliRunner
 from greedy_table import GREEDY, GREEDY_OPTIONS
 
 from tarot_advisor.analyzer.advice.advisor import HandError, analyse_hand
-from tarot_advisor.analyzer.advice.auction import (
-    AuctionError,
-    PointCountBidder,
-    bidder,
-    legal_actions,
-    parse_bids,
-    sample_auction,
-)
+from tarot_advisor.analyzer.advice.auction import PointCountBidder, bidder, sample_auction
+from tarot_advisor.analyzer.advice.bids import AuctionError, legal_actions, parse_bids
 from tarot_advisor.analyzer.advice.heuristic import heuristic_bids, point_counts
 from tarot_advisor.analyzer.cards import parse_hand
 from tarot_advisor.analyzer.game import BIDS

@@ -93,7 +93,7 @@ def test_a_bad_token_is_named(token: str) -> None:
 def test_a_repeated_card_is_refused() -> None:
     with pytest.raises(CardError, match=r"^R♥ appears twice \('Rh'\)$"):
         parse_cards("R♥ 3♠ Rh")
-    with pytest.raises(CardError, match="^R♥ appears twice$"):  # written as shown: no echo
+    with pytest.raises(CardError, match=r"^R♥ appears twice$"):  # written as shown: no echo
         parse_cards("R♥ 3♠ R♥")
 
 

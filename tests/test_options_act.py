@@ -13,7 +13,7 @@ from greedy_table import GREEDY, GREEDY_OPTIONS, GREEDY_SIDES
 
 from tarot_advisor.analyzer.advice import paired
 from tarot_advisor.analyzer.advice.advisor import analyse_hand
-from tarot_advisor.analyzer.advice.auction import parse_bids
+from tarot_advisor.analyzer.advice.bids import parse_bids
 from tarot_advisor.analyzer.advice.ecart_advice import analyse_ecart
 from tarot_advisor.analyzer.advice.hand_samples import Sides
 from tarot_advisor.analyzer.cards import parse_cards, parse_hand

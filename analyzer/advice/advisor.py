@@ -36,13 +36,8 @@ from ..parallel import DEFAULT_SEED, FORK
 from ..policies import POLICIES
 from ..stats import Estimate
 from .analysis import Analysis, ContractResult, Focus, PoigneeAdvice
-from .auction import (
-    DEFAULT_MODEL,
-    AuctionError,
-    PointCountBidder,
-    bidder,
-    parse_bids,
-)
+from .auction import DEFAULT_MODEL, PointCountBidder, bidder
+from .bids import AuctionError, parse_bids
 from .chelem import CHELEM_MIN_SEARCHED, CHELEM_MORE_SEARCHED, Announced, chelem_advice
 from .control import (
     CONTROL_TABLE,

@@ -23,7 +23,6 @@ strongest the others can hold.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -35,6 +34,7 @@ from ..playout.engine import Playout
 from ..playout.scoring import score
 from ..rulebook.calling import longest_suit_call
 from ..stats import Estimate
+from .bids import AuctionError, legal_actions
 from .calibrated import item_counts, shipped_table
 from .heuristic import heuristic_bids, point_counts
 from .paired import Others
@@ -56,11 +56,6 @@ on the fewer samples accepted."""
 _BATCH = 1 << 15
 REFUSAL_DRAWS = round(2 / MIN_ACCEPTANCE)
 """Draws before a chunk with fewer than 2 deals fitting refuses, whatever its budget."""
-
-
-class AuctionError(ValueError):
-    """Bids that cannot have been heard: out of order, too many, unknown, or (nearly) impossible
-    under the bidding model."""
 
 
 @dataclass(frozen=True)
@@ -119,57 +114,6 @@ def bidder(model: str | PointCountBidder) -> PointCountBidder:
         raise AuctionError(f"the other players bid by one of {', '.join(MODELS)}, not {model!r}")
     name, _, exact = model.partition("-")
     return PointCountBidder(name, 0.0 if exact else JUDGEMENT)
-
-
-_SPOKEN = re.compile(r"\bgarde[\s_-]+(sans|contre)(?:[\s_-]+(?:le[\s_-]+)?chien)?\b", re.I)
-
-
-def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> tuple[int, ...]:
-    """Bid indices into :data:`~.game.BIDS` of the bids heard, checked: a legal auction so far
-    (every bid above all before it) that leaves the user a turn to speak; ``whole``: a deal
-    record's whole auction, every player's bid (each speaks once)."""
-    if isinstance(bids, str):
-        # "garde sans (le chien)" and "garde contre (le chien)" as a player says them are one
-        # bid each; bids may be separated by commas as well as spaces.
-        bids = _SPOKEN.sub(r"garde_\1", bids)
-    words = [w for w in re.split(r"[\s,;]+", bids) if w] if isinstance(bids, str) else list(bids)
-    indices: list[int] = []
-    highest = 0
-    for word in words:
-        if not isinstance(word, str):
-            raise AuctionError(f"{word!r} is not a bid (one of {', '.join(BIDS)})")
-        key = word.strip().lower().replace("-", "_")
-        if key == "p":  # a player's "p" may be a pass or a Prise
-            raise AuctionError("'p' may be a pass or a Prise: write pass or prise")
-        try:
-            index = 0 if key in ("pass", "passe") else BIDS.index(Contract.parse(key).value)
-        except ValueError:
-            raise AuctionError(f"{word!r} is not a bid (one of {', '.join(BIDS)})") from None
-        if index and index <= highest:
-            raise AuctionError(
-                f"{_label(index)} cannot follow {_label(highest)}: each bid must be higher than"
-                " every bid before it"
-            )
-        highest = max(highest, index)
-        indices.append(index)
-    if whole and len(indices) > players:
-        raise AuctionError(f"{len(indices)} bids, but each of the {players} players speaks once")
-    if not whole and len(indices) >= players:
-        raise AuctionError(
-            f"{len(indices)} bids were heard but with {players} players at most {players - 1}"
-            " speak before you"
-        )
-    return tuple(indices)
-
-
-def _label(index: int) -> str:
-    return "a pass" if index == 0 else f"a {Contract(BIDS[index]).label}"
-
-
-def legal_actions(heard: Sequence[int]) -> tuple[str, ...]:
-    """What the user may say after ``heard``: pass, or a contract above every bid so far."""
-    highest = max(heard, default=0)
-    return ("pass", *BIDS[highest + 1 :])
 
 
 @dataclass(frozen=True)

@@ -25,13 +25,8 @@ from ..playout.engine import Playout, play
 from ..playout.scoring import PAIRS, Scores, records, score, taker_total
 from ..playout.table import Policy
 from ..policies import policy_named
-from .auction import (
-    AuctionError,
-    AuctionSamples,
-    PointCountBidder,
-    defending,
-    sample_auction,
-)
+from .auction import AuctionSamples, PointCountBidder, defending, sample_auction
+from .bids import AuctionError
 from .covariates import covariates
 from .hand import HandError
 from .paired import PairPlay, may_show, pair_of, play_pairs

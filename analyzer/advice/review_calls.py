@@ -26,7 +26,7 @@ from ..rulebook.referee import Game
 from ..stats import Estimate
 from .advisor import analyse_hand
 from .analysis import Analysis
-from .auction import AuctionError, parse_bids
+from .bids import AuctionError, parse_bids
 from .ecart_advice import EcartInputError, analyse_ecart
 from .hand import HandError
 from .hand_samples import GREEDY_TABLE
