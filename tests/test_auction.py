@@ -179,6 +179,19 @@ def test_an_impossible_auction_gets_one_sentence_and_exit_2():
     assert "impossible" in result.stderr and result.stderr.count("\n") == 1
 
 
+def test_whether_the_bids_are_possible_does_not_depend_on_the_samples_asked_for():
+    # Fewer than 10 deals in 200,000 fitting is impossible (1 fits for this monster hand after
+    # a Garde Sans), whatever the samples and their chunks; 1 in 4,000 is analysed.
+    monster = parse_hand("21 20 19 18 17 16 15 14 1 Excuse R♠ D♠ R♥ D♥ R♦ D♦ R♣ D♣")
+    for samples in (50, 2000):
+        with pytest.raises(HandError, match=r"impossible .*: 1 of 200,000 deals fit"):
+            analyse_hand(monster, bids=["pass", "garde_sans"], samples=samples, **GREEDY)
+        readme = analyse_hand(
+            parse_hand(EXAMPLE), bids=["pass", "garde_sans"], samples=samples, **GREEDY
+        )
+        assert readme.auction.acceptance_rate < 0.001
+
+
 def test_a_rare_auction_is_analysed_however_the_samples_are_cut_into_chunks():
     # A Garde Sans over a pass, with the README hand: some 1 deal in 5,000 fits. A chunk of 16
     # samples (the default survey's) draws on before giving up, as one of 200 would.

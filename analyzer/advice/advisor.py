@@ -36,7 +36,7 @@ from ..parallel import DEFAULT_SEED, FORK
 from ..policies import POLICIES
 from ..stats import Estimate
 from .analysis import Analysis, ContractResult, Focus, PoigneeAdvice
-from .auction import DEFAULT_MODEL, PointCountBidder, bidder
+from .auction import DEFAULT_MODEL, PointCountBidder, bidder, check_possible
 from .bids import AuctionError, parse_bids
 from .chelem import CHELEM_MIN_SEARCHED, CHELEM_MORE_SEARCHED, Announced, chelem_advice
 from .control import (
@@ -120,14 +120,9 @@ def analyse_hand(
     hand = check_hand(hand, players)
     sides = Sides(taker_policy, defence_policy)
     tables = weaker_tables(sides) if sensitivity is None else tuple(sensitivity)
-    position, bidding = _checked_setting(
-        players,
-        position,
-        samples,
-        bids,
-        others,
-        {p for t in (sides, *tables) for p in (t.taker, t.defence)},
-    )
+    played_by = {p for t in (sides, *tables) for p in (t.taker, t.defence)}
+    setting = (players, position, samples, bids, others, played_by)
+    position, bidding = _checked_setting(*setting, hand=hand, seed=seed)
     stages = stages_for(samples, sides)
     calls: tuple[int | None, ...] = tuple(call_candidates(hand)) if players == 5 else (None,)
     bar = Progress(on_done, stages)
@@ -334,9 +329,13 @@ def _checked_setting(
     bids: Sequence[str] | str | None,
     others: str | PointCountBidder,
     policies: set[str],
+    *,
+    hand: tuple[int, ...],
+    seed: int,
 ) -> tuple[int | None, Bidding]:
     """The user's position (the bids heard fix it) and the auction's model, every argument
-    checked (:class:`HandError` with one sentence)."""
+    checked (:class:`HandError` with one sentence), the bids heard possible with ``hand``
+    (:func:`auction.check_possible`, on ``seed``'s stream)."""
     if position is not None and not 1 <= position <= players:
         raise HandError(f"the position goes from 1 to {players}, not {position}")
     if samples is not None and samples < 2:
@@ -356,6 +355,11 @@ def _checked_setting(
     for name in sorted(policies):
         if name not in POLICIES:
             raise HandError(f"'{name}' is not a policy (one of {', '.join(POLICIES)})")
+    if bidding.heard is not None:
+        try:
+            check_possible(hand, players, bidding.heard, bidding.model, seed)
+        except AuctionError as error:
+            raise HandError(str(error)) from None
     return position, bidding
 
 

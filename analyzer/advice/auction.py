@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..game import BIDS, Contract
+from ..parallel import chunk_seed
 from ..playout.deal import Deals, deal, petit_sec
 from ..playout.engine import Playout
 from ..playout.scoring import score
@@ -48,14 +49,19 @@ JUDGEMENT = 4.0
 line bids it 27% of the time, 12 points under 5%."""
 DEFAULT_MODEL = MODELS[0]
 
-MIN_ACCEPTANCE = 1e-5
-"""Below this share of deals fitting the bids heard, the auction is called impossible."""
 MAX_DRAWS_PER_SAMPLE = 100
 """Rejection budget: at most this many draws per sample asked for; a rarer auction is analysed
 on the fewer samples accepted."""
 _BATCH = 1 << 15
-REFUSAL_DRAWS = round(2 / MIN_ACCEPTANCE)
-"""Draws before a chunk with fewer than 2 deals fitting refuses, whatever its budget."""
+REFUSAL_DRAWS = 200_000
+"""The draws that decide whether the bids heard are possible at all (:func:`check_possible`),
+and that a chunk with fewer than 2 deals fitting makes before it gives up."""
+MIN_FITTING = 10
+"""Fewer deals than this fitting in :data:`REFUSAL_DRAWS` draws (1 in 20,000): the auction is
+called impossible."""
+PROBE_STREAM = 3 << 30
+"""The random stream of :func:`check_possible` (:func:`parallel.chunk_seed`'s index): one that
+no chunk draws from (the survey's from 0, the focus's from 2**30, the control's from 2**31)."""
 
 
 @dataclass(frozen=True)
@@ -139,11 +145,11 @@ def sample_auction(
     that fit.
 
     Fewer than ``n`` come back when :data:`MAX_DRAWS_PER_SAMPLE` ``* n`` draws are not enough;
-    :class:`AuctionError` when fewer than 2 fit in :data:`REFUSAL_DRAWS` draws (or ``n``, if 1)
-    or the share that fits is below :data:`MIN_ACCEPTANCE`. The analysis draws the same
-    samples twice from the same stream (the chelem is played on them again): the second time
-    comes from a cache, the stream left where the first draw left it, so the numbers are the
-    same either way.
+    :class:`AuctionError` when fewer than 2 fit in :data:`REFUSAL_DRAWS` draws (or ``n``, if 1:
+    whether the auction is possible at all is :func:`check_possible`'s to say). The analysis
+    draws the same samples twice from the same stream (the chelem is played on them again): the
+    second time comes from a cache, the stream left where the first draw left it, so the
+    numbers are the same either way.
     """
     key = (_state_key(rng), n, tuple(hand), players, tuple(heard), model)
     if key in _CACHE:
@@ -171,11 +177,8 @@ def _reject(
     heard: Sequence[int],
     model: PointCountBidder,
 ) -> Drawn:
-    seat = len(heard)
-    shown_by = model.shown_by(players)
     if petit_sec(np.array(hand, np.uint8)):
         raise AuctionError("the hand is petit sec: the deal is void and must be redealt")
-    others = [s for s in range(players) if s != seat]
     accepted: list[np.ndarray] = []
     found = fitting = drawn = 0
     rate = 1.0
@@ -183,28 +186,69 @@ def _reject(
     while (found < min(n, 2) and drawn < REFUSAL_DRAWS) or (found < n and drawn < budget):
         limit = budget if found >= 2 else max(budget, REFUSAL_DRAWS)
         rows = min(_BATCH, limit - drawn, int((n - found) / rate * 1.1) + 64)
-        deals = deal(rng, rows, players, known_hands={seat: hand})
-        hands = deals.hands
-        fits = ~petit_sec(hands[:, others]).any(axis=1)
-        highest = 0
-        for s, bid in enumerate(heard):
-            wants = model.wants(hands[fits, s], players, rng)
-            # A bid shows the want ``shown_by`` it; a pass, no want above the bids so far.
-            ok = wants == shown_by[bid] if bid else wants <= highest
-            fits[np.flatnonzero(fits)[~ok]] = False
-            highest = max(highest, bid)
-        keep = deals.cards[fits][: n - found]
+        cards = _fitting(rng, rows, hand, players, heard, model)
+        keep = cards[: n - found]
         accepted.append(keep)
         found += len(keep)
-        fitting += int(fits.sum())
+        fitting += len(cards)
         drawn += rows
         rate = max(fitting / drawn, 1 / limit)
-    if found < min(n, 2) or fitting / drawn < MIN_ACCEPTANCE:
-        raise AuctionError(
-            f"the bids heard are (nearly) impossible with this hand when the others bid by the"
-            f" {model.label} count: {fitting} of {drawn:,} deals fit"
-        )
+    if found < min(n, 2):
+        raise _impossible(model, fitting, drawn)
     return Drawn(Deals(players, np.concatenate(accepted)), fitting, drawn)
+
+
+def _fitting(
+    rng: np.random.Generator,
+    rows: int,
+    hand: list[int],
+    players: int,
+    heard: Sequence[int],
+    model: PointCountBidder,
+) -> np.ndarray:
+    """(F, 78) uint8: the deals, of ``rows`` drawn, where each earlier player's hand produces
+    the bid heard and no hand is petit sec (the cards as :attr:`Deals.cards` holds them)."""
+    seat = len(heard)
+    shown_by = model.shown_by(players)
+    deals = deal(rng, rows, players, known_hands={seat: hand})
+    hands = deals.hands
+    fits = ~petit_sec(hands[:, [s for s in range(players) if s != seat]]).any(axis=1)
+    highest = 0
+    for s, bid in enumerate(heard):
+        wants = model.wants(hands[fits, s], players, rng)
+        # A bid shows the want ``shown_by`` it; a pass, no want above the bids so far.
+        ok = wants == shown_by[bid] if bid else wants <= highest
+        fits[np.flatnonzero(fits)[~ok]] = False
+        highest = max(highest, bid)
+    return deals.cards[fits]
+
+
+def check_possible(
+    hand: Sequence[int], players: int, heard: Sequence[int], model: PointCountBidder, seed: int
+) -> None:
+    """:class:`AuctionError` when fewer than :data:`MIN_FITTING` deals of :data:`REFUSAL_DRAWS`
+    fit the bids heard. The draws come from a stream of the seed's own, so the verdict is the
+    same whatever the samples asked for and however they are cut into chunks (each chunk, with
+    its own budget, would find a rare auction possible or not by chance). It stops as soon as
+    enough fit: a few milliseconds for a common auction."""
+    if petit_sec(np.array(hand, np.uint8)):
+        raise AuctionError("the hand is petit sec: the deal is void and must be redealt")
+    rng = np.random.default_rng(chunk_seed(seed, PROBE_STREAM))
+    fitting = drawn = 0
+    rows = 1024
+    while fitting < MIN_FITTING and drawn < REFUSAL_DRAWS:
+        rows = min(rows, REFUSAL_DRAWS - drawn)
+        fitting += len(_fitting(rng, rows, list(hand), players, heard, model))
+        drawn, rows = drawn + rows, min(2 * rows, _BATCH)
+    if fitting < MIN_FITTING:
+        raise _impossible(model, fitting, drawn)
+
+
+def _impossible(model: PointCountBidder, fitting: int, drawn: int) -> AuctionError:
+    return AuctionError(
+        f"the bids heard are (nearly) impossible with this hand when the others bid by the"
+        f" {model.label} count: {fitting} of {drawn:,} deals fit"
+    )
 
 
 @dataclass(frozen=True)
