@@ -182,10 +182,7 @@ def advice_line(analysis: Analysis) -> str:
     heuristic = _bid_label(analysis.point_count.bid)
     if analysis.judged is None:
         highest = _bid_label(max(analysis.auction.bids, key=BIDS.index))
-        return (
-            f"Advice: {advice.upper()} — {highest} was heard: nothing is left to bid "
-            f"(the point count says {heuristic})."
-        )
+        return f"Advice: {advice.upper()} — {highest} was heard: nothing is left to bid."
     said = _bid_label(analysis.heuristic_action)
     if said != heuristic:  # its bid was heard already: the point count passes
         said = f"{said} (its {heuristic} can no longer be bid)"
