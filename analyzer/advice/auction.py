@@ -230,9 +230,8 @@ def check_possible(
     fit the bids heard. The draws come from a stream of the seed's own, so the verdict is the
     same whatever the samples asked for and however they are cut into chunks (each chunk, with
     its own budget, would find a rare auction possible or not by chance). It stops as soon as
-    enough fit: a few milliseconds for a common auction."""
-    if petit_sec(np.array(hand, np.uint8)):
-        raise AuctionError("the hand is petit sec: the deal is void and must be redealt")
+    enough fit: a few milliseconds for a common auction. ``hand``: checked already (a petit
+    sec refused: :func:`hand.check_hand`)."""
     rng = np.random.default_rng(chunk_seed(seed, PROBE_STREAM))
     fitting = drawn = 0
     rows = 1024

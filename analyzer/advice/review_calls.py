@@ -219,8 +219,7 @@ def _poignee(analysis: Analysis, game: Game) -> list[Decision]:
 def _chelem(analysis: Analysis, game: Game) -> Decision:
     """Announced or not, against the advisor's chelem advice (under its best contract)."""
     played = "announced" if game.chelem_announced else "not announced"
-    if analysis.chelem is None:  # the bids before the taker's left nothing to bid
-        return Decision("chelem", played, None, None, note="not measured: nothing to bid")
+    assert analysis.chelem is not None  # the taker's bid was above every bid before it
     gain = analysis.chelem.expected_gain
     best = "announced" if analysis.chelem.recommended else "not announced"
     cost = 0.0 if played == best else (gain.mean if best == "announced" else -gain.mean)

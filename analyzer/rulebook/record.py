@@ -19,7 +19,7 @@ from ..cards import N_CARDS, CardError, format_card, format_cards, parse_cards
 from ..game import PLAYER_COUNTS, Contract, hand_size
 from .outcome import Outcome
 from .referee import Game
-from .rules import as_contract, trick_winner
+from .rules import IllegalCall, as_contract, check_call_given, trick_winner
 
 REQUIRED_KEYS = ("players", "taker", "contract", "first_leader", "tricks")
 # "bids" and "dealer": the auction (design.md), read by the review (``advice.review``).
@@ -197,10 +197,10 @@ def parse_record(data: Any) -> Record:
         if not isinstance(called, str):
             raise RecordError(f"called: expected a card or null, got {_brief(called)}")
         (called,) = cards_field([called], "called")
-    if players == 5 and called is None:
-        raise RecordError("called: with 5 players the taker calls a card; give it")
-    if players != 5 and called is not None:
-        raise RecordError("called: only with 5 players is a card called; leave it out")
+    try:  # a record without its call is malformed (exit 2), not a deal breaking a rule
+        check_call_given(players, called)
+    except IllegalCall as error:
+        raise RecordError(f"called: {error}") from None
     discard = data.get("discard")
     if not isinstance(data.get("chelem_announced", False), bool):
         raise RecordError("chelem_announced: expected true or false")

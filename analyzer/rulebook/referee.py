@@ -22,6 +22,7 @@ from .rules import (
     RuleError,
     as_contract,
     card_owners,
+    check_call_given,
     check_called_card,
     check_discard,
     chelem_bonus,
@@ -189,10 +190,7 @@ class Game:
         if self.contract.takes_chien:
             assert self.discard is not None
             check_discard(self.hands[self.taker] + self.discard, self.discard, self.players)
-        if self.players == 5 and self.called is None:
-            raise IllegalDeal("with 5 players the taker calls a card: none is given")
-        if self.players != 5 and self.called is not None:
-            raise IllegalDeal(f"a card is called with 5 players only, not {self.players}")
+        check_call_given(self.players, self.called)
         if self.called is not None:
             check_called_card(self.called, self.dealt_taker_hand)
 

@@ -168,6 +168,14 @@ def is_petit_sec(hand: Iterable[int]) -> bool:
     return trumps == [PETIT] and EXCUSE not in cards
 
 
+def check_call_given(players: int, called: int | None) -> None:
+    """A called card with five players, and only then (rules.md §3)."""
+    if players == 5 and called is None:
+        raise IllegalCall("with 5 players the taker calls a card; give it")
+    if players != 5 and called is not None:
+        raise IllegalCall("only with 5 players is a card called; leave it out")
+
+
 def check_called_card(called: int, taker_hand: Iterable[int]) -> None:
     """A king may always be called; a dame only by a taker holding the four kings, a cavalier
     only with the four kings and dames too, and so on. ``taker_hand`` is the hand as dealt.
