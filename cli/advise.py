@@ -212,7 +212,8 @@ def advice_line(analysis: Analysis) -> str:
     default=None,
     help="Deals of the unseen cards to play out, every contract on the same ones. Default: with "
     f"the lookahead, {SURVEY_ROUND} or {SURVEY_SAMPLES} of every contract (the second "
-    f"{SURVEY_ROUND} where the first leave the choice open), then as many more of the advised one "
+    f"{SURVEY_ROUND}, of the contracts still in the choice, where the first leave it open), then "
+    "as many more of the advised one "
     "as its 95% intervals need to come within ± 3.5 points of P(make) and ± 6 × its "
     f"multiplier of E[score]; with other play, {DEFAULT_SAMPLES:,}. With --chien, "
     f"{ECART_SEARCH_SAMPLES} of every écart with the lookahead, else {ECART_SAMPLES:,}.",

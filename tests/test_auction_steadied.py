@@ -60,10 +60,20 @@ def test_a_bid_that_always_stands_is_worth_its_focus_score_as_precisely():
     assert again.values["prise"].se == np.hypot(1.0, lost.se)
 
 
+def test_a_bid_played_on_the_first_deals_only_is_paired_with_those():
+    # The survey's second round may leave a pair out: its bids rest on the first round's deals.
+    first_two = {PRISE: TAKEN[PRISE][:2]}
+    scores = action_scores(SURVEY, first_two)
+    assert scores["prise"].tolist() == [50, 60]  # overcalled on the second deal: defended
+    assert len(scores["pass"]) == 4
+    again = steadied(_survey_result(), SURVEY, first_two, {PRISE: Estimate(45.0, 1.0)})
+    assert again.values["prise"].mean == 45.0 - np.mean([0, -70 - 60]) == 110.0
+
+
 def _surveyed() -> Surveyed:
     samples = {Choice(c, None): SimpleNamespace(score=s) for c, s in TAKEN.items()}
     outcomes = SimpleNamespace(samples=samples, auction=SURVEY)
-    return Surveyed(outcomes, None, None, {}, _survey_result(), {})
+    return Surveyed(outcomes, None, None, {}, _survey_result(), {}, None)
 
 
 def test_the_focus_turns_a_prise_the_survey_advised_into_the_garde_it_measured_better():

@@ -1,5 +1,5 @@
 """The survey of a staged analysis (analyzer/advice/survey.py): a first round of every contract,
-and a second only where the first leaves the choice open.
+and a second only where the first leaves the choice open, of the contracts still in it.
 
 As in test_plan.py, the greedy stands in for a table that searches, so that these run fast."""
 
@@ -25,7 +25,15 @@ from tarot_advisor.analyzer.advice.hand_samples import (
 )
 from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_ROUND, SURVEY_SAMPLES, Stages
 from tarot_advisor.analyzer.advice.runs import Progress, Run
-from tarot_advisor.analyzer.advice.survey import SCREEN_GAP, lead, live_calls, settled, survey
+from tarot_advisor.analyzer.advice.survey import (
+    SCREEN_GAP,
+    Surveyed,
+    lead,
+    live_calls,
+    open_pairs,
+    settled,
+    survey,
+)
 from tarot_advisor.analyzer.cards import parse_card, parse_hand
 from tarot_advisor.analyzer.game import BIDS, Contract
 from tarot_advisor.analyzer.parallel import FORK
@@ -173,3 +181,63 @@ def test_the_survey_leaves_the_poignee_to_the_focus(greedy_searches) -> None:
     assert set(analysis.poignees) == set(analysis.focus.contracts)
     advised = analysis.poignees[Contract(analysis.recommendation)]
     assert advised == analysis.poignee and advised.eligible and advised.expected_gain.n >= 128
+
+
+def _surveyed(auction: AuctionResult, taker: dict[Contract, list[int]]) -> Surveyed:
+    """A 4-player survey's first round: ``auction``, and the contracts' scores as taker."""
+    samples = {Choice(c, None): _samples(s) for c, s in taker.items()}
+    outcomes = ChunkOutcomes(samples, [], None, (0, 0))  # type: ignore[arg-type]
+    return Surveyed(outcomes, None, None, {}, auction, {}, None)  # type: ignore[arg-type]
+
+
+def test_the_second_round_plays_only_the_pairs_still_in_the_choice() -> None:
+    taker = {
+        Contract.PRISE: [30, 50, -40, 60],
+        Contract.GARDE: [60, 100, -80, 120],
+        Contract.GARDE_SANS: [-200, -150, -250, -100],
+        Contract.GARDE_CONTRE: [-400, -300, -500, -200],
+    }
+    # Garde advised; passing within 2 SE of it, Garde Sans and Garde Contre far behind on every
+    # deal: the second round plays Prise and Garde (and the auction) only.
+    actions = {"pass": [20, 0, 10, -10], **{c.value: s for c, s in taker.items()}}
+    auction, scores = _auction(actions)
+    assert auction.recommendation == "garde" and not settled(auction, scores)
+    assert open_pairs(_surveyed(auction, taker), scores) == (Contract.PRISE,)
+    # Passing advised, Garde within 2 SE of it: the same pair (the focus measures Garde).
+    auction, scores = _auction({**actions, "pass": [40, 120, 30, 50]})
+    assert auction.recommendation == "pass"
+    assert open_pairs(_surveyed(auction, taker), scores) == (Contract.PRISE,)
+    # Garde Sans ahead of Garde on average, but far less sure: both pairs.
+    auction, scores = _auction({**actions, "garde_sans": [300, -100, 40, 190]})
+    assert auction.recommendation == "garde_sans"
+    assert open_pairs(_surveyed(auction, taker), scores) == (Contract.PRISE, Contract.GARDE_SANS)
+
+
+def test_a_pair_left_out_keeps_its_first_rounds_numbers_and_says_so(greedy_searches) -> None:
+    # Passing and Prise/Garde are close after 32 samples; Garde Sans and Garde Contre are far
+    # behind: they rest on the first round's 32 samples, the others on 64.
+    hand = parse_hand("19 15 14 6 4 3 1 V♠ 6♠ 4♠ 1♠ 4♥ R♦ V♦ 4♦ R♣ C♣ 4♣")
+    analysis = analyse_hand(hand, seed=1, **GREEDY)
+    assert analysis.samples == SURVEY_SAMPLES and analysis.focus is not None
+    assert analysis.focus.contracts == (Contract.PRISE, Contract.GARDE)
+    assert analysis.contracts[Contract.GARDE_SANS].samples == SURVEY_ROUND
+    assert analysis.contracts[Contract.GARDE_CONTRE].samples == SURVEY_ROUND
+    assert analysis.samples_text.startswith(
+        "64 samples of every contract (32 of Garde Sans and Garde Contre), "
+    )
+
+
+def test_a_focus_on_a_pair_left_out_rests_on_its_first_round(
+    greedy_searches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Were the second round to leave out the pair the focus then measures, the focus would
+    # size itself and fit its control on that pair's first-round samples, and the auction pair
+    # them with the first-round deals' outcomes.
+    monkeypatch.setattr(survey_module, "open_pairs", lambda *_: (Contract.GARDE_SANS,))
+    hand = parse_hand("19 15 14 6 4 3 1 V♠ 6♠ 4♠ 1♠ 4♥ R♦ V♦ 4♦ R♣ C♣ 4♣")
+    analysis = analyse_hand(hand, seed=1, **GREEDY)
+    assert analysis.focus is not None
+    assert analysis.focus.contracts == (Contract.PRISE, Contract.GARDE)
+    assert analysis.contracts[Contract.GARDE_SANS].samples == SURVEY_SAMPLES
+    assert analysis.samples_text.startswith("64 samples of every contract, ")
+    assert set(analysis.auction.values) == set(BIDS)

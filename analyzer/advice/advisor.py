@@ -73,7 +73,7 @@ from .plan import (
     half_size,
 )
 from .runs import Progress, Run
-from .survey import focus_contract, survey
+from .survey import Surveyed, focus_contract, survey
 
 DEFAULT_SAMPLES = 2000
 """Samples of every contract for a table that does not search (the greedy's)."""
@@ -139,7 +139,7 @@ def analyse_hand(
     choice = None if best is None else Choice(best, called)  # None: nothing is left to bid
     records, focus, announced, focused = outcomes.records, None, None, {}
     focusing = stages.staged and choice is not None
-    staged = _focus(run, by_choice, choice, sides, keep_records, bar) if focusing else None
+    staged = _focus(surveyed, choice, sides, keep_records, bar) if focusing else None
     if staged is not None:  # the best contract's pair measured again, on samples of its own
         measured = {c: staged.results[c].expected_score for c in staged.focus.contracts}
         auction, choice = surveyed.advised_again(choice, measured)
@@ -199,8 +199,7 @@ class _Staged(NamedTuple):
 
 
 def _focus(
-    survey: Run,
-    surveyed: dict[Choice, ContractSamples],
+    surveyed: Surveyed,
     choice: Choice,
     sides: Sides,
     keep_records: bool,
@@ -208,14 +207,15 @@ def _focus(
 ) -> _Staged:
     """The focus of a staged analysis (:mod:`plan`): ``choice``'s pair played on fresh
     samples, in two halves and two rounds. The first round plays as many as the survey's
-    samples (``surveyed``) and the spread of its P(make) and E[score] steadied by the greedy
-    (:mod:`control`) ask for (:func:`first_round`), the first of each half again with the chelem
-    announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown (half
+    samples of the pair (``surveyed``) and the spread of its P(make) and E[score] steadied by
+    the greedy (:mod:`control`) ask for (:func:`first_round`), the first of each half again with
+    the chelem announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown (half
     :data:`POIGNEE_SAMPLES` in all, where it may be); the second, in each half, as many more as
     the survey and the other half's first round ask for (:func:`half_size`), the first of its
     chunks again shown where the first round left the poignée's verdict open, and announced
     (:data:`CHELEM_MORE_SEARCHED` in all) where it left the chelem's."""
-    steadying = Steadying.of(survey, surveyed, choice)
+    survey = surveyed.run_of(choice.contract)  # its first round's, where it left the pair out
+    steadying = Steadying.of(survey, surveyed.outcomes.samples, choice)
     first = first_round(steadying.needed())
     play = dict(choice=choice, keep_records=keep_records, sides=sides, on_done=bar.step)
     bar.grow(2)

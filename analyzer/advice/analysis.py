@@ -156,12 +156,21 @@ class Analysis:
     @property
     def samples_text(self) -> str:
         """How many samples the numbers rest on, in words: "2,000 samples", or a staged
-        analysis's "64 samples of every contract, 448 more of Prise and Garde"."""
+        analysis's "64 samples of every contract, 448 more of Prise and Garde", with the
+        contracts the survey played in its first round only: "(32 of Garde Sans and Garde
+        Contre)"."""
         text = f"{self.samples:,} sample{'s' if self.samples != 1 else ''}"
         if self.focus is None:
             return text
+        fewer: dict[int, list[str]] = {}
+        for contract, result in self.contracts.items():
+            if contract not in self.focus.contracts and result.samples < self.samples:
+                fewer.setdefault(result.samples, []).append(contract.label)
+        text += " of every contract" + "".join(
+            f" ({n:,} of {' and '.join(labels)})" for n, labels in sorted(fewer.items())
+        )
         pair = " and ".join(c.label for c in self.focus.contracts)
-        text = f"{text} of every contract, {self.focus.samples:,} more of {pair}"
+        text = f"{text}, {self.focus.samples:,} more of {pair}"
         if self.focus.controls:
             text += f" (steadied by {self.focus.controls:,} greedy deals)"
         return text

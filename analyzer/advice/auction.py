@@ -264,6 +264,11 @@ class AuctionSamples:
     overcall: np.ndarray
     defended: np.ndarray
 
+    def first(self, n: int) -> AuctionSamples:
+        """The outcomes of the first ``n`` deals: those a contract the survey played in its first
+        round only is paired with (:mod:`survey`)."""
+        return AuctionSamples(self.highest[:n], self.overcall[:n], self.defended[:n])
+
 
 @dataclass(frozen=True)
 class Defending:
@@ -399,10 +404,12 @@ def action_scores(
 ) -> dict[str, np.ndarray]:
     """Each action's score per deal ((N,) int64, action name → scores): passing, the deal the
     user defends (:attr:`AuctionSamples.defended`); a bid, the user's score as taker
-    (``taker_scores``, on the same deals) where it stands, else the deal defended."""
+    (``taker_scores``, on the same deals, or on the first of them: (M,), M ≤ N) where it
+    stands, else the deal defended."""
     scores = {"pass": samples.defended}
     for contract, taken in taker_scores.items():
-        scores[contract.value] = np.where(_stands(contract, samples), taken, samples.defended)
+        on = samples.first(len(taken))
+        scores[contract.value] = np.where(_stands(contract, on), taken, on.defended)
     return scores
 
 
@@ -423,15 +430,17 @@ def steadied(
     the user's score as taker, less what the auction takes from it where it does not stand
     (the deal defended instead). ``measured`` gives the first part, E[score] as taker measured
     on samples of their own (the focus's); the second is the mean, on ``samples`` (with the
-    scores as taker ``taker_scores`` on the same deals: the survey's), of ``score − defended``
-    where the bid does not stand, 0 where it does. The two parts are independent; the first is
-    unbiased, the second leans only as much as the survey's samples, which chose the pair, lean
-    (as the survey's own values did, whole). Where the bid stands on most deals, the second part
-    varies far less than the survey's whole value, and the value is nearly as precise as the
-    focus (the README hand after a Pass and a Prise: Garde's ± 48.6 on the survey's samples
-    became ± 9.9)."""
+    scores as taker ``taker_scores`` on the same deals, or their first ones: the survey's), of
+    ``score − defended`` where the bid does not stand, 0 where it does. The two parts are
+    independent; the first is unbiased, the second leans only as much as the survey's samples,
+    which chose the pair, lean (as the survey's own values did, whole). Where the bid stands on
+    most deals, the second part varies far less than the survey's whole value, and the value is
+    nearly as precise as the focus (the README hand after a Pass and a Prise: Garde's ± 48.6
+    on the survey's samples became ± 9.9)."""
     values = dict(result.values)
     for contract, taken in measured.items():
-        lost = np.where(_stands(contract, samples), 0, taker_scores[contract] - samples.defended)
+        scores = taker_scores[contract]
+        on = samples.first(len(scores))
+        lost = np.where(_stands(contract, on), 0, scores - on.defended)
         values[contract.value] = taken.minus(Estimate.of(lost))
     return replace(result, values=values)

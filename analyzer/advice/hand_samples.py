@@ -22,14 +22,14 @@ import numpy as np
 from ..game import Contract, Side, chien_size
 from ..playout.deal import Deals, PetitSecError, complete
 from ..playout.engine import Playout, play
-from ..playout.scoring import PAIRS, Scores, records, score, taker_total
+from ..playout.scoring import Scores, records, score, taker_total
 from ..playout.table import Policy
 from ..policies import policy_named
 from .auction import AuctionSamples, PointCountBidder, defending, sample_auction
 from .bids import AuctionError
 from .covariates import covariates
 from .hand import HandError
-from .paired import PairPlay, may_show, pair_of, play_pairs
+from .paired import PAIR_FIRSTS, PairPlay, may_show, pair_of, play_pairs
 
 CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""
@@ -216,11 +216,14 @@ def chunk(
     bidding: Bidding,
     sides: Sides = Sides(),
     poignee: bool = True,
+    pairs: tuple[Contract, ...] = PAIR_FIRSTS,
 ) -> ChunkOutcomes:
     """Every contract under every call on ``n`` samples (see :class:`ContractSamples`), and
     the auction around the user on the same samples (E[pass]: the deal the user defends, its
     taker's side played by ``sides.taker`` and the defence by ``sides.defence``). Without
-    ``poignee``, no sample is played again with the poignée shown (its arrays are empty)."""
+    ``poignee``, no sample is played again with the poignée shown (its arrays are empty).
+    ``pairs``: the first contract of each pair to play (default: both; the survey's second
+    round may leave one out)."""
     deals, taker, fitting = sample(rng, n, hand, players, position, bidding)
     n = len(deals)
     policy, defence = sides.policies()
@@ -231,10 +234,10 @@ def chunk(
     # deals as for many when a side searches.
     around = defending(deals, taker, bidding.model, rng=rng, heard=bidding.heard)
     every = len(calls)
-    pairs, defended = play_pairs(
+    played, defended = play_pairs(
         Deals(players, np.tile(deals.cards, (every, 1))),
         np.tile(taker, every),
-        tuple(first for first, _ in PAIRS),
+        pairs,
         policy,
         rng=rng,
         called=None if calls == (None,) else np.repeat(np.array(calls, np.int64), n),
@@ -243,8 +246,8 @@ def chunk(
         show_first=None if poignee else 0,
     )
     for index, called in enumerate(calls):
-        for first, _ in PAIRS:
-            pair = pairs[first].part(index * n, (index + 1) * n)
+        for first in pairs:
+            pair = played[first].part(index * n, (index + 1) * n)
             if keep_records:
                 dumped += _pair_records(pair)
             samples |= _pair_samples(pair, first, called, hand, players, None if poignee else 0)

@@ -96,6 +96,10 @@ _HIDDEN, _SHOWN, _ANNOUNCED = range(3)
 announced."""
 
 
+PAIR_FIRSTS = tuple(first for first, _ in PAIRS)
+"""The contract each pair is played as (its first): Prise, Garde Sans."""
+
+
 def pair_of(contract: Contract) -> tuple[Contract, Contract]:
     """The pair of :data:`scoring.PAIRS` that ``contract`` belongs to."""
     return next(p for p in PAIRS if contract in p)
