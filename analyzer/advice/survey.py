@@ -65,11 +65,11 @@ own, neither the survey's (from 0), the focus's (from 2**30) nor the control's (
 
 class Surveyed(NamedTuple):
     """A survey's outcomes (a dropped call's, or a pair the second round left out, on the first
-    round's samples only); ``run``, the samples the chosen call was played on (the sensitivity
-    and the control replay them), and ``first_round``, its first round's; the call chosen and
-    every surveyed call's score (5 players, else ``None`` and none); the auction's values for
-    the chosen call; and the calls :func:`screen` left out, each with how far the greedy table
-    put it behind."""
+    round's samples only); ``run``, the samples the chosen call was played on, and
+    ``first_round``, its first round's (the control replays those of the focus's pair:
+    :meth:`run_of`); the call chosen and every surveyed call's score (5 players, else ``None``
+    and none); the auction's values for the chosen call; and the calls :func:`screen` left out,
+    each with how far the greedy table put it behind."""
 
     outcomes: ChunkOutcomes
     run: Run
