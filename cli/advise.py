@@ -222,8 +222,8 @@ def advice_line(analysis: Analysis) -> str:
     "--bids",
     default=None,
     help='The bids made before you, from position 1, e.g. "pass prise" or "passe, garde sans" '
-    "(pass, prise, garde, garde_sans, garde_contre); they fix your position. The advice is then "
-    "a legal action.",
+    '(pass, prise, garde, garde_sans, garde_contre), or "" when you speak first; they fix your '
+    "position. The advice is then a legal action.",
 )
 @click.option(
     "--others",

@@ -24,6 +24,9 @@ AVERAGE = "12 8 5 3 2 D♠ 7♠ 4♠ 1♠ V♥ 6♥ 2♥ C♦ 10♦ 4♦ 9♣ 8�
 
 def test_bids_must_rise_and_leave_the_user_a_turn():
     assert parse_bids("pass prise", 4) == (0, 1)
+    assert parse_bids("", 4) == ()  # nobody spoke before: the user speaks first
+    with pytest.raises(AuctionError, match="',' names no bid"):
+        parse_bids(" , ", 4)  # separators alone are a typo, not silence
     assert parse_bids(["pass", "garde_sans"], 4) == (0, 3)
     with pytest.raises(AuctionError, match="cannot follow a Garde"):
         parse_bids("garde prise", 4)

@@ -26,6 +26,11 @@ def parse_bids(bids: str | Sequence[str], players: int, whole: bool = False) -> 
         # bid each; bids may be separated by commas as well as spaces.
         bids = _SPOKEN.sub(r"garde_\1", bids)
     words = [w for w in re.split(r"[\s,;]+", bids) if w] if isinstance(bids, str) else list(bids)
+    if isinstance(bids, str) and bids.strip() and not words:  # "," alone: a typo, not silence
+        raise AuctionError(
+            f"{bids.strip()!r} names no bid: write the bids heard before you, e.g. 'pass prise',"
+            " or '' when you speak first"
+        )
     indices: list[int] = []
     highest = 0
     for word in words:
