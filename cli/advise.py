@@ -281,8 +281,9 @@ def advice_line(analysis: Analysis) -> str:
     type=click.Path(path_type=Path),
     default=None,
     help="Write every sampled playout as a deal record (JSON Lines), to replay with tarot-replay "
-    "(4 records a sample with 4 players, 16 with 5, and 2 more per call where the taker may "
-    "show a poignée: about 1.2 kB each on disk and 15 kB in memory until written).",
+    "(with --samples, 4 records a sample with 4 players, 16 with 5, and 2 more per call where the "
+    "taker may show a poignée; by default, the survey's and then the focus's, 2 a sample, of the "
+    "advised pair: about 1.2 kB each on disk and 15 kB in memory until written).",
 )
 @click.option(
     "--plot",
