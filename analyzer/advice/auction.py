@@ -440,7 +440,6 @@ def steadied(
     values = dict(result.values)
     for contract, taken in measured.items():
         scores = taker_scores[contract]
-        on = samples.first(len(scores))
-        lost = np.where(_stands(contract, on), 0, scores - on.defended)
+        lost = scores - action_scores(samples, {contract: scores})[contract.value]
         values[contract.value] = taken.minus(Estimate.of(lost))
     return replace(result, values=values)
