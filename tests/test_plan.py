@@ -28,6 +28,7 @@ from tarot_advisor.analyzer.advice.plan import (
     half_size,
     margin,
     needed,
+    second_round,
     unseen_allowance,
 )
 from tarot_advisor.analyzer.cards import parse_hand
@@ -75,6 +76,18 @@ def test_a_half_plays_on_to_half_what_the_other_half_asks() -> None:
     assert half_size(128, 1000.0) == 500
     assert half_size(128, 10.0) == 144  # 16 more whatever the first round showed
     assert half_size(1984, 1e6) == 2000  # 4,000 in all at most
+
+
+def test_the_second_round_splits_the_larger_half_so_that_both_cores_end_together() -> None:
+    # Halves 11 apart, less than a chunk's own cost (20 samples' worth): one chunk each.
+    assert second_round((193, 182)) == ((0, 193), (1, 182))
+    # 16 and 143: the 143 in two around the 16. One core plays 89 (20 + 89 = 109), the other
+    # 16 then 54 (20 + 16 + 20 + 54 = 110), against 163 for the 143 in one chunk.
+    assert second_round((16, 143)) == ((1, 89), (0, 16), (1, 54))
+    # The poignée shown again on 128 of them: 43 a chunk of three, which the 16 cannot hold.
+    assert second_round((16, 143), (128, 0)) == ((0, 16), (1, 143))
+    # 90 and 224, 128 shown: 181 + 43 shown on one core, 90 + 43 then 43 + 43 on the other.
+    assert second_round((90, 224), (128, 0)) == ((1, 181), (0, 90), (1, 43))
 
 
 def test_the_margin_grows_with_the_doubt_on_the_spread() -> None:
@@ -140,7 +153,7 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
 ) -> None:
     # Why the focus's numbers are unbiased: a half's size, which the survey and the other
     # half's first round chose, leans on none of its own samples, drawn from streams of its own
-    # (chunks numbered from 2**30: the first round's two halves, then two chunks of each). Its
+    # (chunks numbered from 2**30: the first round's two halves, then the second's chunks). Its
     # mean is that of a run of that size on those streams alone (the first round's first 16
     # samples a chunk played again announced, as the focus plays the chelem's, and its first
     # 64 shown), and the focus's is the mean of its two halves' means. P(make) and E[score]
@@ -160,8 +173,9 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
     hand = tuple(parse_hand(EXAMPLE))
     analysis = analyse_hand(hand, seed=5, jobs=2, **GREEDY)
     assert analysis.focus is not None
-    n, chunks = analysis.focus.samples, analysis.focus.chunks
-    assert len(chunks) == 6 and sum(chunks) == n
+    n, chunks, halves = analysis.focus.samples, analysis.focus.chunks, analysis.focus.halves
+    assert halves[:2] == (0, 1) and sum(chunks) == n
+    assert len(chunks) == len(halves) and len(chunks) in (4, 5) and set(halves[2:]) == {0, 1}
     where = dict(
         seed=5,
         hand=hand,
@@ -198,11 +212,11 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
     )
     result = analysis.contracts[Contract.GARDE]
     for index, shown in enumerate([result.p_make, result.expected_score]):
-        residuals = [[], []]  # by half: chunks 0, 2 and 3, then 1, 4 and 5
+        residuals = [[], []]  # by half
         for k, ((samples, _, _), greedy) in enumerate(zip(played, paired, strict=True)):
             mine = samples[where["choice"]]
             own = np.asarray([mine.made, mine.score][index], float)
-            residuals[(0, 1, 0, 0, 1, 1)[k]].append(own - 0.5 * greedy[Contract.GARDE][index])
+            residuals[analysis.focus.halves[k]].append(own - 0.5 * greedy[Contract.GARDE][index])
         halves = [np.mean(np.concatenate(half)) for half in residuals]
         greedy_fresh = np.concatenate([part[Contract.GARDE][index] for part in fresh])
         assert shown.mean == pytest.approx(np.mean(halves) + 0.5 * np.mean(greedy_fresh))
@@ -252,20 +266,22 @@ def test_the_focus_shows_the_poignee_on_its_first_128_samples_when_they_settle_i
 def test_a_poignee_the_first_round_leaves_open_is_shown_in_the_second_too(
     greedy_searches, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # No verdict settled (a threshold never reached): each of the second round's four chunks
-    # shows it on its first 32 samples too (all of a smaller chunk), 256 in all at most.
+    # No verdict settled (a threshold never reached): each of the second round's two or three
+    # chunks shows it on its first 64 or 43 samples too (all of a smaller chunk), 128 more at
+    # most.
     monkeypatch.setattr(advisor, "SETTLED_Z", np.inf)
     analysis = analyse_hand(parse_hand(POIGNEE_HAND), seed=5, **GREEDY)
     assert analysis.focus is not None
     second = analysis.focus.chunks[2:]
-    assert analysis.poignee.expected_gain.n == 128 + sum(min(32, size) for size in second)
+    share = -(-128 // len(second))
+    assert analysis.poignee.expected_gain.n == 128 + sum(min(share, size) for size in second)
 
 
 def test_a_chelem_its_first_32_samples_leave_unsettled_is_announced_in_the_second_round_too(
     greedy_searches, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A verdict that 32 samples never settle but 96 do: the second round's four chunks announce
-    # 16 each, and no chunk of the focus is replayed announced.
+    # A verdict that 32 samples never settle but 96 do: the second round's two or three chunks
+    # announce 32 or 22 each, and no chunk of the focus is replayed announced.
     monkeypatch.setattr(chelem.Announced, "settled", lambda announced, _: len(announced.rows) > 32)
     seen: list[tuple[int, int]] = []
     analysis = analyse_hand(
@@ -274,11 +290,18 @@ def test_a_chelem_its_first_32_samples_leave_unsettled_is_announced_in_the_secon
         on_done=lambda done, total: seen.append((done, total)),
         **GREEDY,
     )
-    assert analysis.focus is not None and min(analysis.focus.chunks[2:]) >= 16
-    assert analysis.chelem.expected_gain.n == 32 + 64
+    assert analysis.focus is not None
+    second = analysis.focus.chunks[2:]
+    share = -(-64 // len(second))
+    assert min(second) >= share
+    assert analysis.chelem.expected_gain.n == 32 + share * len(second)
     assert analysis.chelem.expected_gain.mean < -500 and not analysis.chelem.recommended
-    # The survey's 2 chunks, the focus's 2 then 4, and nothing more; the bar ends full.
-    assert seen == [(1, 2), (2, 2), (3, 4), (4, 4)] + [(k, 8) for k in range(5, 9)] + [(8, 8)]
+    # The survey's 2 chunks, the focus's 2 then the second round's, and nothing more; the bar
+    # ends full.
+    end = 4 + len(second)
+    assert seen == [(1, 2), (2, 2), (3, 4), (4, 4)] + [(k, end) for k in range(5, end + 1)] + [
+        (end, end)
+    ]
 
 
 def test_a_chelem_the_first_samples_leave_unsettled_is_played_on_every_focus_sample(
@@ -294,9 +317,15 @@ def test_a_chelem_the_first_samples_leave_unsettled_is_played_on_every_focus_sam
     )
     assert analysis.focus is not None
     assert analysis.chelem.expected_gain.n == analysis.focus.samples
-    # The survey's 2 chunks, the focus's 2 then 4, then the chelem's 6 again; the bar ends full.
-    survey, first, second = [(1, 2), (2, 2)], [(3, 4), (4, 4)], [(k, 8) for k in range(5, 9)]
-    assert seen == survey + first + second + [(k, 14) for k in range(9, 15)] + [(14, 14)]
+    # The survey's 2 chunks, the focus's 2 then the second round's, then the chelem's on each
+    # of them again; the bar ends full.
+    later = len(analysis.focus.chunks) - 2
+    survey, first = [(1, 2), (2, 2)], [(3, 4), (4, 4)]
+    second = [(k, 4 + later) for k in range(5, 5 + later)]
+    end = 6 + 2 * later
+    assert seen == survey + first + second + [(k, end) for k in range(5 + later, end + 1)] + [
+        (end, end)
+    ]
 
 
 def test_advised_to_pass_the_focus_measures_a_contract_still_biddable(greedy_searches) -> None:

@@ -71,6 +71,8 @@ from .plan import (
     Stages,
     first_round,
     half_size,
+    replay_share,
+    second_round,
 )
 from .runs import Progress, Run
 from .survey import Surveyed, focus_contract, survey
@@ -81,8 +83,6 @@ POIGNEE_NAMES = ("simple", "double", "triple")
 FOCUS_FIRST_CHUNK = 1 << 30
 """The focus's chunks are numbered from here (:func:`parallel.chunk_seed`): their random
 streams are none of the survey's, so its samples are independent of the survey's."""
-FOCUS_HALVES = (0, 1, 0, 0, 1, 1)
-"""The half of each of the focus's chunks: the first round's two, then two of each half's."""
 
 
 def analyse_hand(
@@ -211,9 +211,9 @@ def _focus(
     the greedy (:mod:`control`) ask for (:func:`first_round`), the first of each half again with
     the chelem announced (:data:`CHELEM_MIN_SEARCHED` in all) and with the poignée shown (half
     :data:`POIGNEE_SAMPLES` in all, where it may be); the second, in each half, as many more as
-    the survey and the other half's first round ask for (:func:`half_size`), the first of its
-    chunks again shown where the first round left the poignée's verdict open, and announced
-    (:data:`CHELEM_MORE_SEARCHED` in all) where it left the chelem's."""
+    the survey and the other half's first round ask for (:func:`half_size`), in chunks that end
+    together (:func:`second_round`), again shown and announced (:data:`CHELEM_MORE_SEARCHED` in
+    all) where the first round left the poignée's or the chelem's verdict open."""
     survey = surveyed.run_of(choice.contract)  # its first round's, where it left the pair out
     steadying = Steadying.of(survey, surveyed.outcomes.samples, choice)
     first = first_round(steadying.needed())
@@ -232,24 +232,28 @@ def _focus(
         half_size(size, steadying.needed(other)) - size
         for size, other in zip(first, reversed(seen), strict=True)
     ]
-    # Each half's second round in two chunks, so that the two cores share it evenly.
-    second = tuple(part for m in more for part in (m - m // 2, m // 2))
+    judged = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])[choice]
+    showing = 0 if _poignee_settled(parts, choice) else POIGNEE_SAMPLES // 2
+    announcing = 0 if _announced(parts, choice).settled(judged) else CHELEM_MORE_SEARCHED
+    chunks = second_round((more[0], more[1]), (showing, announcing))
+    second = tuple(size for _, size in chunks)
     bar.grow(len(second))
     round_two = _focus_run(survey, second, after=2)
-    showing = 0 if _poignee_settled(parts, choice) else -(-POIGNEE_SAMPLES // 2 // len(second))
-    judged = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])[choice]
-    open_chelem = not _announced(parts, choice).settled(judged)
-    announcing = -(-CHELEM_MORE_SEARCHED // len(second)) if open_chelem else 0
-    parts += round_two.map(focus_chunk, **play, announced=announcing, poignee=showing)
+    again = {"announced": announcing, "poignee": showing}
+    again = {name: replay_share(total, len(second)) for name, total in again.items()}
+    parts += round_two.map(focus_chunk, **play, **again)
     controls += steadying.controls(round_two)
     run = _focus_run(survey, first + second)
     focused = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
     sizes = [len(samples[choice].score) for samples, _, _ in parts]
-    halves = np.repeat(FOCUS_HALVES, sizes)
+    chunk_halves = (0, 1, *(half for half, _ in chunks))  # the first round: a chunk a half
+    halves = np.repeat(chunk_halves, sizes)
     control = joined(controls)
     steadied, fresh = steadying.estimates(run, focused, control, halves, (seen[0], seen[1]))
     # With bids heard, rarely fewer samples than asked fit them.
-    focus = Focus(len(focused[choice].score), pair_of(choice.contract), fresh, first + second)
+    focus = Focus(
+        len(focused[choice].score), pair_of(choice.contract), fresh, first + second, chunk_halves
+    )
     announced = {c: _announced(parts, Choice(c, choice.called)) for c in focus.contracts}
     dumped = [r for _, records, _ in parts for r in records]
     results = {

@@ -96,8 +96,10 @@ class Focus:
     """Fresh deals the control table (the greedy) played, for the pair's P(make) and E[score]
     (:mod:`control`)."""
     chunks: tuple[int, ...] = ()
-    """The samples each of its chunks was asked for: the first round's two halves, then two
-    chunks of each half (:data:`advisor.FOCUS_HALVES`)."""
+    """The samples each of its chunks was asked for: the first round's two halves, then the
+    second round's two or three chunks (:func:`~.plan.second_round`)."""
+    halves: tuple[int, ...] = ()
+    """The half (0 or 1) of each of its chunks."""
 
 
 @dataclass(frozen=True)

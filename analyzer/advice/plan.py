@@ -92,6 +92,13 @@ its sign is settled long before the score's interval (a Garde Contre alone with 
 sample twice would double the focus's cost for the hands that hold a poignée."""
 
 
+CHUNK_COST = 20
+"""What a chunk of the focus costs beyond its samples, in samples' worth (its engine run's
+searches set up once a turn for every deal): a chunk of n samples plays in about the time of
+n + 20. Measured on focus chunks of 32, 96 and 288 samples without replays, 3, 4 and 5
+players: 0.07–0.09 s a chunk and 3.6–3.7 ms a sample (3 December)."""
+
+
 @dataclass(frozen=True)
 class Stages:
     """How an analysis samples: ``survey`` samples of everything (when ``staged``, the survey's
@@ -182,3 +189,43 @@ def half_size(first: int, samples: float) -> int:
     half of :data:`FOCUS_SAMPLES`' most."""
     wanted = math.ceil(samples / 2)
     return min(FOCUS_SAMPLES[1] // 2, max(first + SECOND_LEAST, wanted))
+
+
+def second_round(
+    more: tuple[int, int], replays: tuple[int, ...] = ()
+) -> tuple[tuple[int, int], ...]:
+    """The focus's second round: its chunks as ``(half, samples)``, in the order the workers
+    take them, for ``more`` samples of each half; each chunk plays again its first
+    :func:`replay_share` of each total of ``replays`` (the poignée shown, the chelem announced;
+    all of a chunk smaller than its share, which only two chunks may be).
+
+    Two workers should end together, and each chunk costs :data:`CHUNK_COST` samples more: one
+    chunk each, or the larger half in two around the smaller (the worker that took the smaller
+    takes the rest of the larger after it), whichever ends first by that count (on a tie, one
+    each). Planned for two workers, a laptop's cores, whatever their number: the chunks, and so
+    the numbers, do not depend on it."""
+    larger = int(more[1] > more[0])
+    big, small = more[larger], more[1 - larger]
+    least = max((replay_share(total, 3) for total in replays), default=1)
+    plans = [((0, more[0]), (1, more[1]))]
+    if small >= least:  # each of three chunks plays its share again: no fewer replays
+        plans += [
+            ((larger, n), (1 - larger, small), (larger, big - n))
+            for n in range(least, big - least + 1)
+        ]
+    return min(plans, key=lambda chunks: _last_end(chunks, replays))
+
+
+def replay_share(total: int, chunks: int) -> int:
+    """The samples each of ``chunks`` chunks plays again for ``total`` in all (rounded up; a
+    smaller chunk plays all its own)."""
+    return -(-total // chunks)
+
+
+def _last_end(chunks: tuple[tuple[int, int], ...], replays: tuple[int, ...]) -> float:
+    """When the later of two workers ends ``chunks`` taken in order, by :data:`CHUNK_COST`."""
+    ends = [0.0, 0.0]
+    for _, n in chunks:
+        again = sum(min(n, replay_share(total, len(chunks))) for total in replays)
+        ends[ends.index(min(ends))] += CHUNK_COST + n + again
+    return max(ends)
