@@ -17,6 +17,7 @@ from tarot_advisor.analyzer.advice.hand_samples import CHUNK, DEFAULT_POLICY, SE
 from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_ROUND, SURVEY_SAMPLES
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import BIDS, Contract, bid_label
+from tarot_advisor.analyzer.playout.words import keep_for, kept_for
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_outputs import (
@@ -339,7 +340,9 @@ def main(
         seed=seed,
         jobs=jobs,
         dump_deals=dump_deals,
-        bar=lambda total, unit: progress(total, "simulating", show=show_progress, unit=unit),
+        bar=lambda total, unit: progress(
+            total, "simulating", show=show_progress, unit=unit, note=_first_run(int(players))
+        ),
     )
     if isinstance(result, EcartAnalysis):
         click.echo(
@@ -354,6 +357,14 @@ def main(
         write_plot(plot, result, text)
     if dump_deals is not None:
         write_records(dump_deals, result.records or [], show_progress)
+
+
+def _first_run(players: int) -> str:
+    """A line for the progress bar to show first, when no run has compiled the engine for
+    ``players`` players yet (:func:`words.kept_for`): it is a minute's silence otherwise."""
+    if kept_for(players):
+        return ""
+    return f"The first run for {players} players compiles the engine: about a minute, once."
 
 
 def run_advice(
@@ -390,26 +401,30 @@ def run_advice(
                 options = dict(
                     position=position, samples=n_samples, seed=seed, jobs=jobs, sides=sides
                 )
-                return advise_ecart(
+                result = advise_ecart(
                     cards, chien, n_players, contract, called, on_done=done, **options
                 )
-        with bar(0, "batches of samples") as done:
-            return analyse_hand(
-                cards,
-                n_players,
-                position=position,
-                samples=samples,
-                seed=seed,
-                jobs=jobs,
-                keep_records=dump_deals is not None,
-                on_done=done,
-                bids=bids,
-                others=others,
-                taker_policy=taker_policy,
-                defence_policy=defence_policy,
-            )
+        else:
+            with bar(0, "batches of samples") as done:
+                result = analyse_hand(
+                    cards,
+                    n_players,
+                    position=position,
+                    samples=samples,
+                    seed=seed,
+                    jobs=jobs,
+                    keep_records=dump_deals is not None,
+                    on_done=done,
+                    bids=bids,
+                    others=others,
+                    taker_policy=taker_policy,
+                    defence_policy=defence_policy,
+                )
     except (CardError, HandError) as error:
         fail(str(error), INPUT_ERROR)
+    if sides.searches:
+        keep_for(n_players)
+    return result
 
 
 run = console_script(main)

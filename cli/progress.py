@@ -23,7 +23,8 @@ _TICK = 0.5
 
 
 class Progress:
-    """A bar counting ``total`` items. Call it (or :meth:`update`) with the items done so far.
+    """A bar counting ``total`` items. Call it (or :meth:`update`) with the items done so far;
+    ``note``, a line written above it when it first shows (none when empty).
 
     Use it as a context manager: the line is then redrawn every :data:`_TICK` seconds, so that
     its clock moves while a long unit of work runs, and finished even when the work fails.
@@ -37,10 +38,12 @@ class Progress:
         enabled: bool = True,
         stream: TextIO | None = None,
         unit: str = "",
+        note: str = "",
     ) -> None:
         self.total = total
         self.label = label
         self.unit = f" {unit}" if unit else ""
+        self.note = note
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled
         self._start = time.perf_counter()
@@ -89,6 +92,8 @@ class Progress:
 
     def __enter__(self) -> Progress:
         if self.enabled:
+            if self.note:
+                self.stream.write(self.note + "\n")
             self._draw()
             self._ticker = threading.Thread(target=self._tick, daemon=True)
             self._ticker.start()
@@ -108,11 +113,14 @@ class Progress:
             self.stream.flush()
 
 
-def progress(total: int, label: str, *, show: bool | None = None, unit: str = "") -> Progress:
+def progress(
+    total: int, label: str, *, show: bool | None = None, unit: str = "", note: str = ""
+) -> Progress:
     """A :class:`Progress` on stderr counting ``total`` ``unit``: shown when ``show`` is True,
-    hidden when False, and when None only if stderr is a terminal."""
+    hidden when False, and when None only if stderr is a terminal; ``note``, a line shown
+    above it first (none when empty)."""
     enabled = sys.stderr.isatty() if show is None else show
-    return Progress(total, label, enabled=enabled, unit=unit)
+    return Progress(total, label, enabled=enabled, unit=unit, note=note)
 
 
 Bar = Callable[[int, str], AbstractContextManager[Callable[..., None]]]

@@ -165,6 +165,21 @@ def test_progress_shows_on_a_terminal_or_when_asked_in_its_unit(command, argumen
     assert "[" not in _invoke(command, [*arguments, "--quiet"]).stderr
 
 
+def test_a_first_run_says_above_its_bar_that_it_compiles_the_engine(monkeypatch) -> None:
+    from tarot_advisor.cli import advise as command
+
+    compiled: list[int] = []
+    monkeypatch.setattr(command, "kept_for", lambda players: False)
+    monkeypatch.setattr(command, "keep_for", compiled.append)
+    shown = _invoke(advise, [HAND, "--samples", "20", *GREEDY, "--progress"]).stderr
+    note = "The first run for 4 players compiles the engine: about a minute, once.\n"
+    assert shown.startswith(note) and "simulating [" in shown
+    assert compiled == []  # the greedy alone: the search's kernels are still to compile
+    assert note not in _invoke(advise, [HAND, "--samples", "20", *GREEDY, "--quiet"]).stderr
+    monkeypatch.setattr(command, "kept_for", lambda players: True)
+    assert note not in _invoke(advise, [HAND, "--samples", "20", *GREEDY, "--progress"]).stderr
+
+
 def test_a_dump_shows_its_records_being_written(tmp_path: Path) -> None:
     dump = tmp_path / "deals.jsonl"
     shown = _invoke(

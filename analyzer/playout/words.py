@@ -85,6 +85,25 @@ def compiled() -> bool:
     return _compiling
 
 
+def kept_for(players: int) -> bool:
+    """Whether a run has already compiled and kept the kernels that search a ``players``-player
+    deal (:func:`keep_for` marked their folder); always where nothing is compiled. A first run
+    compiles them, about a minute, once per number of players: a command says so."""
+    return not _compiling or _kept_mark(players).exists()
+
+
+def keep_for(players: int) -> None:
+    """Mark the kernels kept for ``players`` players, after a run that searched such deals (its
+    workers compiled and kept them). A folder that cannot be written stays unmarked."""
+    if _compiling:
+        with contextlib.suppress(OSError):
+            _kept_mark(players).touch()
+
+
+def _kept_mark(players: int) -> Path:
+    return Path(numba.config.CACHE_DIR) / f"searched-{players}p"
+
+
 def quiet_wrap() -> contextlib.AbstractContextManager[Any]:
     """The context an entry point runs its kernel in: uncompiled, numpy's warnings on words that
     wrap around are silenced (compiled words wrap silently)."""
