@@ -140,3 +140,17 @@ def test_a_run_that_searched_marks_the_kernels_kept_for_its_number_of_players(
     assert not words.kept_for(5)
     monkeypatch.setattr(words, "_compiling", False)
     assert words.kept_for(5)  # nothing is compiled: nothing to wait for
+
+
+def test_copies_sharing_numba_s_cache_folder_keep_each_other_s_kernels(monkeypatch, tmp_path):
+    # NUMBA_CACHE_DIR set: each copy of the project names its kernels' folder after its own
+    # place, and removes only its own older folders, never another copy's.
+    monkeypatch.setattr(words.numba.config, "CACHE_DIR", str(tmp_path))
+    mine = Path(words._cache_folder())
+    mine.mkdir()
+    older = mine.with_name(mine.name[:-16] + "0" * 16)  # this copy, other sources
+    older.mkdir()
+    assert Path(words._cache_folder()) == mine and not older.exists()
+    monkeypatch.setattr(words, "__file__", str(tmp_path / "elsewhere" / "playout" / "words.py"))
+    theirs = Path(words._cache_folder())
+    assert theirs != mine and theirs.parent == tmp_path and mine.exists()

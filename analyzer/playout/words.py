@@ -45,14 +45,22 @@ _KERNEL_SOURCES = tuple(
 
 def _cache_folder() -> str:
     """A folder for the kernels' machine code, named after a digest of their sources (older
-    ones are removed); under numba's own cache folder when one is set, else ``__pycache__``."""
+    ones are removed); under numba's own cache folder when one is set, else ``__pycache__``.
+
+    numba's folder may be shared by other copies of the project (two installs, a checkout and
+    its worktree): there each copy's folders are named after the copy's place too, and it
+    removes only its own, else two copies would remove each other's at every run and compile
+    in turn."""
     digest = hashlib.sha256()
     for folder in _KERNEL_SOURCES:
         for source in sorted(folder.glob("*.py")):
             digest.update(source.name.encode() + source.read_bytes())
-    base = Path(numba.config.CACHE_DIR or Path(__file__).parent / "__pycache__")
-    folder = base / f"kernels-{digest.hexdigest()[:16]}"
-    for old in base.glob("kernels-*"):
+    here = Path(__file__).resolve().parent
+    shared = numba.config.CACHE_DIR
+    base = Path(shared or here / "__pycache__")
+    copy = hashlib.sha256(str(here).encode()).hexdigest()[:8] + "-" if shared else ""
+    folder = base / f"kernels-{copy}{digest.hexdigest()[:16]}"
+    for old in base.glob(f"kernels-{copy}*"):
         if old != folder:
             shutil.rmtree(old, ignore_errors=True)
     return str(folder)
