@@ -239,9 +239,9 @@ def _focus(
     second = tuple(size for _, size in chunks)
     bar.grow(len(second))
     round_two = _focus_run(survey, second, after=2)
-    again = {"announced": announcing, "poignee": showing}
-    again = {name: replay_share(total, len(second)) for name, total in again.items()}
-    parts += round_two.map(focus_chunk, **play, **again)
+    totals = {"announced": announcing, "poignee": showing}
+    shares = {name: replay_share(total, len(second)) for name, total in totals.items()}
+    parts += round_two.map(focus_chunk, **play, **shares)
     controls += steadying.controls(round_two)
     run = _focus_run(survey, first + second)
     focused = ChunkOutcomes.merge_samples([samples for samples, _, _ in parts])
