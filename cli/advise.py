@@ -17,7 +17,6 @@ from tarot_advisor.analyzer.advice.hand_samples import CHUNK, DEFAULT_POLICY, SE
 from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_ROUND, SURVEY_SAMPLES
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import BIDS, Contract, bid_label
-from tarot_advisor.analyzer.playout.words import keep_for, kept_for
 from tarot_advisor.analyzer.policies import POLICIES
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_outputs import (
@@ -341,7 +340,7 @@ def main(
         jobs=jobs,
         dump_deals=dump_deals,
         bar=lambda total, unit: progress(
-            total, "simulating", show=show_progress, unit=unit, note=_first_run(int(players))
+            total, "simulating", show=show_progress, unit=unit, players=int(players)
         ),
     )
     if isinstance(result, EcartAnalysis):
@@ -357,14 +356,6 @@ def main(
         write_plot(plot, result, text)
     if dump_deals is not None:
         write_records(dump_deals, result.records or [], show_progress)
-
-
-def _first_run(players: int) -> str:
-    """A line for the progress bar to show first, when no run has compiled the engine for
-    ``players`` players yet (:func:`words.kept_for`): it is a minute's silence otherwise."""
-    if kept_for(players):
-        return ""
-    return f"The first run for {players} players compiles the engine: about a minute, once."
 
 
 def run_advice(
@@ -422,8 +413,6 @@ def run_advice(
                 )
     except (CardError, HandError) as error:
         fail(str(error), INPUT_ERROR)
-    if sides.searches:
-        keep_for(n_players)
     return result
 
 

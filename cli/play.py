@@ -33,6 +33,7 @@ from tarot_advisor.cli.options import (
     seed_option,
     timings_option,
 )
+from tarot_advisor.cli.progress import say_compiling
 from tarot_advisor.cli.replay import read_source
 
 BYTES_PER_SAMPLE = 600
@@ -96,17 +97,21 @@ def card_cells(estimate: CardEstimate, rank: int) -> tuple[str, str, str, str]:
 def main(source: str, samples: int, seed: int, jobs: int, as_json: bool, timings: bool) -> None:
     """What to play now: every legal card, its expected score for you and P(make), ranked."""
     check_timings(as_json, timings)
-    advice, seconds = run_play(read_source(source), samples=samples, seed=seed, jobs=jobs)
+    text = read_source(source)
+    advice, seconds = run_play(text, samples=samples, seed=seed, jobs=jobs, announce=True)
     if as_json:
         click.echo(json_document(advice.to_dict(), timings, seconds))
     else:
         click.echo(table(advice, seconds))
 
 
-def run_play(text: str, *, samples: int, seed: int, jobs: int) -> tuple[CardAdvice, float]:
+def run_play(
+    text: str, *, samples: int, seed: int, jobs: int, announce: bool = False
+) -> tuple[CardAdvice, float]:
     """What ``tarot-play`` computes from the text of one partial record: the advice (its
-    ``to_dict()`` is the ``--json`` document) and the seconds it took. Bad input raises
-    :class:`.errors.InputError` with the command's sentence."""
+    ``to_dict()`` is the ``--json`` document) and the seconds it took; with ``announce``, a
+    first run says on a terminal that it compiles the engine (:func:`.progress.say_compiling`).
+    Bad input raises :class:`.errors.InputError` with the command's sentence."""
     check_memory("--samples", samples, BYTES_PER_SAMPLE, "sample")
     check_time("--samples", samples, "sample", jobs)
     try:
@@ -121,6 +126,8 @@ def run_play(text: str, *, samples: int, seed: int, jobs: int) -> tuple[CardAdvi
         fail(str(error))
     if position.to_play != position.seat:
         fail(f"it is seat {position.to_play}'s turn to play, not seat {position.seat}'s (yours)")
+    if announce:
+        say_compiling(position.record.players)
     start = time.perf_counter()
     advice = advise_play(position, samples=samples, seed=seed, jobs=jobs)
     return advice, time.perf_counter() - start

@@ -15,6 +15,8 @@ from contextlib import AbstractContextManager, nullcontext
 from types import TracebackType
 from typing import TextIO
 
+from tarot_advisor.analyzer.playout.words import kept_for
+
 _WIDTH = 28
 _MIN_INTERVAL = 0.1
 """Seconds between two redraws: enough for the eye, negligible in cost."""
@@ -114,13 +116,41 @@ class Progress:
 
 
 def progress(
-    total: int, label: str, *, show: bool | None = None, unit: str = "", note: str = ""
+    total: int,
+    label: str,
+    *,
+    show: bool | None = None,
+    unit: str = "",
+    players: int | None = None,
 ) -> Progress:
     """A :class:`Progress` on stderr counting ``total`` ``unit``: shown when ``show`` is True,
-    hidden when False, and when None only if stderr is a terminal; ``note``, a line shown
-    above it first (none when empty)."""
-    enabled = sys.stderr.isatty() if show is None else show
+    hidden when False, and when None only if stderr is a terminal. Given the ``players`` of the
+    deals the run plays, it says first, above the bar, when the run compiles the engine
+    (:func:`compile_note`)."""
+    enabled = _shown(show)
+    note = compile_note(players) if players is not None else ""
     return Progress(total, label, enabled=enabled, unit=unit, note=note)
+
+
+def compile_note(players: int) -> str:
+    """The line a command shows before its first run that plays ``players``-player deals with
+    this install's engine, which compiles it then (:func:`words.kept_for`): up to a minute of
+    silence otherwise. Empty once a run has played such deals."""
+    if kept_for(players):
+        return ""
+    return f"The first run for {players} players compiles the engine: up to a minute, once."
+
+
+def say_compiling(players: int, *, show: bool | None = None) -> None:
+    """:func:`compile_note` on stderr, for a command with no bar, where a bar would show."""
+    note = compile_note(players)
+    if note and _shown(show):
+        sys.stderr.write(note + "\n")
+        sys.stderr.flush()
+
+
+def _shown(show: bool | None) -> bool:
+    return sys.stderr.isatty() if show is None else show
 
 
 Bar = Callable[[int, str], AbstractContextManager[Callable[..., None]]]

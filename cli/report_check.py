@@ -51,7 +51,9 @@ def check(
     some announced chelems) and replay each through the referee: exit 1 on any disagreement."""
     check_timings(as_json, timings)
     check_time("--deals", n_deals, "checked deal", jobs)
-    with progress(n_deals, "checking", show=show_progress, unit="deals") as bar:
+    with progress(
+        n_deals, "checking", show=show_progress, unit="deals", players=int(players)
+    ) as bar:
         result = check_engine(int(players), n_deals, seed=seed, jobs=jobs, on_done=bar)
     if as_json:
         click.echo(json_document(result.to_dict(), timings, result.seconds))

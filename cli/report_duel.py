@@ -186,7 +186,9 @@ def duel(
         check_memory("--deals", n_deals, RECORDS_MEMORY_PER_DEAL, "deal with its records")
         check_disk("--dump-deals", dump_deals, n_deals * RECORDS_DISK_PER_DEAL)
     try:
-        with progress(n_deals, "playing", show=show_progress, unit="deals") as bar:
+        with progress(
+            n_deals, "playing", show=show_progress, unit="deals", players=int(players)
+        ) as bar:
             result = run_duel(
                 a,
                 b,

@@ -73,7 +73,9 @@ def ecart_ideas(
     and exits 0 with no table (as thresholds and pointcount do)."""
     check_timings(as_json, timings)
     check_time("--hands", hands, "écart hand-sample", jobs, samples)
-    with progress(hands, "écart ideas", show=show_progress, unit="hands") as bar:
+    with progress(
+        hands, "écart ideas", show=show_progress, unit="hands", players=int(players)
+    ) as bar:
         result = check_ideas(
             int(players),
             contract=Contract(contract),

@@ -208,10 +208,13 @@ def _run(
     """Run (or finish) the thresholds study into ``folder``, then put its hands.csv together."""
     client = dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
     done = 0
+    here = None if scheduler else parameters.players  # a cluster compiles on its own machines
     try:
         with (
             client,
-            progress(parameters.hands, "analysing", show=show_progress, unit="hands") as bar,
+            progress(
+                parameters.hands, "analysing", show=show_progress, unit="hands", players=here
+            ) as bar,
         ):
 
             def on_chunk(count: int) -> None:

@@ -118,8 +118,12 @@ def thresholds(
     check_study_disk(out, hands)
     client = dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
     done = 0
+    here = None if scheduler else int(players)  # a cluster compiles on its own machines
     try:
-        with client, progress(hands, "analysing", show=show_progress, unit="hands") as bar:
+        with (
+            client,
+            progress(hands, "analysing", show=show_progress, unit="hands", players=here) as bar,
+        ):
 
             def on_chunk(count: int) -> None:
                 nonlocal done

@@ -95,14 +95,20 @@ def _seats(seat: str, data: object) -> list[int] | None:
     does not have is the option's error (:class:`InputError`), not the record's."""
     if seat == "taker":
         return None
-    players = data.get("players") if isinstance(data, dict) else None
-    if not isinstance(players, int) or players not in (3, 4, 5):
+    players = _players(data)
+    if players is None:
         return None  # the replay names what is wrong with the record
     if seat == "all":
         return list(range(players))
     if not (seat.isascii() and seat.isdigit()) or int(seat) >= players:
         raise InputError(f"--seat {seat}: give a seat from 0 to {players - 1}, or all", INPUT_ERROR)
     return [int(seat)]
+
+
+def _players(data: Any) -> int | None:
+    """The record's number of players, where it gives a valid one (the replay checks it)."""
+    players = data.get("players") if isinstance(data, dict) else None
+    return players if players in (3, 4, 5) else None
 
 
 def run_review(
@@ -117,8 +123,7 @@ def run_review(
     try:
         if isinstance(data, RecordSyntaxError):
             raise data
-        players = data.get("players") if isinstance(data, dict) else None
-        players = players if players in (3, 4, 5) else 4  # for the bar only: replay checks
+        players = _players(data) or 4  # for the bar only: the replay checks it
         total = decisions_to_judge(players, len(seats or [0]), seats is None)
         with bar(total, "decisions") as done:
             return review_deal(data, seats, samples=samples, seed=seed, jobs=jobs, on_done=done)
@@ -192,8 +197,9 @@ def main(
     code, reviews = 0, []
     for number, data in enumerate(records, 1):
 
-        def bar(total: int, unit: str, number: int = number) -> Progress:
-            return progress(total, f"deal {number}", show=show_progress, unit=unit)
+        def bar(total: int, unit: str, number: int = number, data: Any = data) -> Progress:
+            label = f"deal {number}"
+            return progress(total, label, show=show_progress, unit=unit, players=_players(data))
 
         try:
             review = run_review(data, seat, samples=samples, seed=seed, jobs=jobs, bar=bar)

@@ -16,6 +16,7 @@ from tarot_advisor.cli.options import JOBS_RULE
 from tarot_advisor.cli.play import main as play
 from tarot_advisor.cli.replay import main as replay
 from tarot_advisor.cli.report import main as report
+from tarot_advisor.cli.review import main as review_command
 
 HAND = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
 DATA = Path(__file__).parent.parent / "data"
@@ -166,18 +167,31 @@ def test_progress_shows_on_a_terminal_or_when_asked_in_its_unit(command, argumen
 
 
 def test_a_first_run_says_above_its_bar_that_it_compiles_the_engine(monkeypatch) -> None:
-    from tarot_advisor.cli import advise as command
+    from tarot_advisor.cli import progress as bars
 
-    compiled: list[int] = []
-    monkeypatch.setattr(command, "kept_for", lambda players: False)
-    monkeypatch.setattr(command, "keep_for", compiled.append)
+    monkeypatch.setattr(bars, "kept_for", lambda players: False)
     shown = _invoke(advise, [HAND, "--samples", "20", *GREEDY, "--progress"]).stderr
-    note = "The first run for 4 players compiles the engine: about a minute, once.\n"
+    note = "The first run for 4 players compiles the engine: up to a minute, once.\n"
     assert shown.startswith(note) and "simulating [" in shown
-    assert compiled == []  # the greedy alone: the search's kernels are still to compile
     assert note not in _invoke(advise, [HAND, "--samples", "20", *GREEDY, "--quiet"]).stderr
-    monkeypatch.setattr(command, "kept_for", lambda players: True)
+    review = [str(DATA / "deals" / "blunder-garde-4p.json"), "--samples", "10", "--progress"]
+    assert _invoke(review_command, review).stderr.startswith(note)  # the record's 4 players
+    monkeypatch.setattr(bars, "kept_for", lambda players: True)
     assert note not in _invoke(advise, [HAND, "--samples", "20", *GREEDY, "--progress"]).stderr
+
+
+def test_a_command_without_a_bar_says_it_compiles_where_a_bar_would_show(
+    monkeypatch, capsys
+) -> None:
+    from tarot_advisor.cli import progress as bars
+
+    monkeypatch.setattr(bars, "kept_for", lambda players: players != 5)
+    bars.say_compiling(5, show=True)
+    bars.say_compiling(4, show=True)  # already compiled: nothing to say
+    bars.say_compiling(5, show=False)
+    assert capsys.readouterr().err == (
+        "The first run for 5 players compiles the engine: up to a minute, once.\n"
+    )
 
 
 def test_a_dump_shows_its_records_being_written(tmp_path: Path) -> None:

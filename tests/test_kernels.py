@@ -125,16 +125,18 @@ def test_every_file_holding_a_kernel_is_in_the_digest_of_the_kept_machine_code()
     assert holding <= {folder.resolve() for folder in words._KERNEL_SOURCES}
 
 
-def test_a_run_that_searched_marks_the_kernels_kept_for_its_number_of_players(
+def test_a_game_played_to_the_end_marks_the_kernels_kept_for_its_number_of_players(
     monkeypatch, tmp_path
 ):
-    # The mark lives beside the kernels' machine code: a first run for 4 players is told it
-    # compiles them; once a run has kept them, the next is not, and 3 players still are.
+    # The mark lives beside the kernels' machine code: a first run for 3 players is told it
+    # compiles them; once a game of 3 has been played out, the next run is not, 5 players still.
     monkeypatch.setattr(words, "_compiling", True)
+    monkeypatch.setattr(words, "_marked", set())
     monkeypatch.setattr(words.numba.config, "CACHE_DIR", str(tmp_path))
-    assert not words.kept_for(4)
-    words.keep_for(4)
-    assert words.kept_for(4) and not words.kept_for(3)
+    assert not words.kept_for(3)
+    deals = deal(np.random.default_rng(1), 2, 3)
+    play(deals, 0, Contract.GARDE, GreedyPolicy(), rng=np.random.default_rng(2))
+    assert words.kept_for(3) and not words.kept_for(5)
     monkeypatch.setattr(words.numba.config, "CACHE_DIR", str(tmp_path / "not-made"))
     words.keep_for(5)  # a folder that cannot be written: nothing marked, nothing raised
     assert not words.kept_for(5)

@@ -283,3 +283,26 @@ def test_bad_review_requests_get_one_sentence(url, body, words) -> None:
     assert status == 400
     error = json.loads(text)["error"]
     assert words in error and "\n" not in error
+
+
+def test_a_job_that_compiles_the_engine_says_so_beside_its_progress(monkeypatch) -> None:
+    from tarot_advisor.cli import progress
+    from tarot_advisor.cli.web import api
+    from tarot_advisor.cli.web.jobs import Jobs
+
+    record = json.loads(POSITION.read_text(encoding="utf-8"))
+    assert api.players_of({"hand": HAND_5, "players": 5}) == 5
+    assert api.players_of({"hand": HAND_4}) == 4  # the command's default
+    assert api.players_of({"record": record}) == api.players_of({"record": json.dumps(record)})
+    assert api.players_of({"record": "{not json"}) is None
+    monkeypatch.setattr(progress, "kept_for", lambda players: players != 3)
+    jobs = Jobs()
+    try:
+        # A hand of the wrong size fails at once; the status polled before says the same.
+        first = json.loads(jobs.get(jobs.start("advise", {"hand": HAND_4, "players": 3})).status())
+        quick = {"hand": HAND_4, "samples": 20, **GREEDY}
+        again = json.loads(jobs.get(jobs.start("advise", quick)).status())
+    finally:
+        jobs.close()
+    assert first["note"] == "The first run for 3 players compiles the engine: up to a minute, once."
+    assert "note" not in again

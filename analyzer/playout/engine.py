@@ -38,6 +38,7 @@ from .knowledge import PublicKnowledge
 from .poignee import GreedyPoignee
 from .table import Candidate, EcartPolicy, PoigneePolicy, Policy, Table, Turn, take_deals
 from .tally import Tally
+from .words import keep_for
 
 
 @dataclass
@@ -179,6 +180,7 @@ class InPlay:
     def playout(self) -> Playout:
         """The outcome, once every card is played."""
         table, tally = self.table, self.tally
+        keep_for(table.players)  # the kernels that played it are compiled: a first run is over
         chelem = bb.select(
             table.defence_tricks == 0, 1, bb.select(table.taker_tricks == 0, -1, 0)
         ).astype(np.int8)

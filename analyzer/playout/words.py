@@ -94,22 +94,29 @@ def compiled() -> bool:
 
 
 def kept_for(players: int) -> bool:
-    """Whether a run has already compiled and kept the kernels that search a ``players``-player
-    deal (:func:`keep_for` marked their folder); always where nothing is compiled. A first run
-    compiles them, about a minute, once per number of players: a command says so."""
+    """Whether a process has already played a ``players``-player deal to the end with these
+    kernels (:func:`keep_for` marked their folder), so that they are compiled and kept; always
+    where nothing is compiled. A first run compiles them, up to a minute, once per number of
+    players: a command says so."""
     return not _compiling or _kept_mark(players).exists()
 
 
+_marked: set[int] = set()
+"""The numbers of players this process has marked (:func:`keep_for`)."""
+
+
 def keep_for(players: int) -> None:
-    """Mark the kernels kept for ``players`` players, after a run that searched such deals (its
-    workers compiled and kept them). A folder that cannot be written stays unmarked."""
-    if _compiling:
+    """Mark the kernels kept for ``players`` players: called by every game played to the end
+    (:meth:`.engine.InPlay.playout`), it writes once per process. A folder that cannot be
+    written stays unmarked."""
+    if _compiling and players not in _marked:
+        _marked.add(players)
         with contextlib.suppress(OSError):
             _kept_mark(players).touch()
 
 
 def _kept_mark(players: int) -> Path:
-    return Path(numba.config.CACHE_DIR) / f"searched-{players}p"
+    return Path(numba.config.CACHE_DIR) / f"played-{players}p"
 
 
 def quiet_wrap() -> contextlib.AbstractContextManager[Any]:

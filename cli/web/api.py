@@ -107,6 +107,22 @@ def review_result(body: Any, bar: Bar = no_bar) -> DealReview:
     return review.run_review(records[0], params["seat"], jobs=1, bar=bar, **options)
 
 
+def players_of(body: Any) -> int | None:
+    """The number of players a job's ``body`` asks about, where it gives a valid one: its
+    record's, else its ``players`` (4 when not given). Only for the job's note that it compiles
+    the engine; the job itself checks the body."""
+    if not isinstance(body, dict):
+        return None
+    record = body.get("record")
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except ValueError:
+            return None
+    players = record.get("players") if isinstance(record, dict) else body.get("players", 4)
+    return int(players) if str(players) in ("3", "4", "5") else None
+
+
 def _jobs() -> int:
     """The workers an advice may use: those ``tarot-web`` forked at its start (a job's thread
     cannot fork), else one, the job's own thread. (The card-play advice and the review run on

@@ -15,6 +15,7 @@ from typing import Any
 
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
 from tarot_advisor.cli.errors import InputError
+from tarot_advisor.cli.progress import compile_note
 from tarot_advisor.cli.review import review_document
 from tarot_advisor.cli.web import api, views
 
@@ -27,9 +28,11 @@ KEPT = 200
 class Job:
     """One computation: ``state`` queued, running, done or error; ``done`` of ``total`` items of
     ``unit`` (0 of 0 while unknown); then ``result`` (the command's JSON text) and ``view``, or
-    ``error``."""
+    ``error``. ``note``: a line for the page to show beside its progress (that it compiles the
+    engine, :func:`.progress.compile_note`), or empty."""
 
-    def __init__(self) -> None:
+    def __init__(self, note: str = "") -> None:
+        self.note = note
         self.state = "queued"
         self.done = 0
         self.total = 0
@@ -44,6 +47,8 @@ class Job:
             return f'{{"state": "done", "result": {self.result}, "view": {_json(self.view)}}}'
         fields: dict[str, Any] = {"state": self.state, "done": self.done, "total": self.total}
         fields["unit"] = self.unit
+        if self.note:
+            fields["note"] = self.note
         if self.error is not None:
             fields["error"] = self.error
         return _json(fields)
@@ -92,7 +97,8 @@ class Jobs:
         self._numbers = itertools.count(1)
 
     def start(self, kind: str, body: Any) -> str:
-        job = Job()
+        players = api.players_of(body)
+        job = Job(compile_note(players) if players is not None else "")
         with self._lock:
             number = str(next(self._numbers))
             self._jobs[number] = job

@@ -32,8 +32,9 @@ async function job(kind, body, box) {
     const known = status.total > 0;
     box.classList.toggle("busy", !known);
     bar.style.width = known ? `${(100 * status.done) / status.total}%` : "";
-    text.textContent = status.state === "queued" ? "waiting for a free worker…"
-      : known ? `${status.done} of ${status.total} ${status.unit} · ${seconds} s` : `computing… ${seconds} s`;
+    text.textContent = (status.state === "queued" ? "waiting for a free worker…"
+      : known ? `${status.done} of ${status.total} ${status.unit} · ${seconds} s` : `computing… ${seconds} s`)
+      + (status.note ? ` · ${status.note}` : "");
   };
   show({ state: "queued", done: 0, total: 0 });
   try {
