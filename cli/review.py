@@ -108,7 +108,7 @@ def _seats(seat: str, data: object) -> list[int] | None:
 def _players(data: Any) -> int | None:
     """The record's number of players, where it gives a valid one (the replay checks it)."""
     players = data.get("players") if isinstance(data, dict) else None
-    return players if players in (3, 4, 5) else None
+    return players if isinstance(players, int) and players in (3, 4, 5) else None
 
 
 def run_review(
