@@ -409,8 +409,7 @@ def _call(
     hands_hi: np.ndarray,
 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]:
     """The called card (5 players): its ids (N,) or ``None``, its one-bit pair (zero without a
-    call) and the partner's seat (N,) int64, −1 when the taker holds it or nobody does (the
-    chien): playing alone."""
+    call), the partner's seat (N,) int64 (−1: the taker or the chien holds it, he plays alone)."""
     n_deals = len(taker)
     partner = np.full(n_deals, -1, np.int64)
     if players != 5:
@@ -431,8 +430,7 @@ def _choose(
     about none: a policy sees every turn, and draws from ``rng`` as it always would)."""
     if defence_policy is taker_policy:
         return taker_policy.choose(turn, rng)
-    card_lo = np.empty(turn.table.n_deals, U64)
-    card_hi = np.empty(turn.table.n_deals, U64)
+    card_lo, card_hi = (np.empty(turn.table.n_deals, U64) for _ in range(2))
     taker_side = turn.on_taker_side
     for policy, deals in (
         (taker_policy, np.flatnonzero(taker_side)),
