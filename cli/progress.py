@@ -121,24 +121,27 @@ def progress(
     *,
     show: bool | None = None,
     unit: str = "",
-    players: int | None = None,
+    players: int | tuple[int, ...] | None = None,
 ) -> Progress:
     """A :class:`Progress` on stderr counting ``total`` ``unit``: shown when ``show`` is True,
     hidden when False, and when None only if stderr is a terminal. Given the ``players`` of the
-    deals the run plays, it says first, above the bar, when the run compiles the engine
-    (:func:`compile_note`)."""
+    deals the run plays (one number or several), it says first, above the bar, when the run
+    compiles the engine (:func:`compile_note`)."""
     enabled = _shown(show)
-    note = compile_note(players) if players is not None else ""
-    return Progress(total, label, enabled=enabled, unit=unit, note=note)
+    counts = () if players is None else (players,) if isinstance(players, int) else players
+    return Progress(total, label, enabled=enabled, unit=unit, note=compile_note(*counts))
 
 
-def compile_note(players: int) -> str:
-    """The line a command shows before its first run that plays ``players``-player deals with
-    this install's engine, which compiles it then (:func:`words.kept_for`): up to a minute of
-    silence otherwise. Empty once a run has played such deals."""
-    if kept_for(players):
+def compile_note(*players: int) -> str:
+    """The line a command shows before its first run that plays deals of these numbers of
+    ``players`` with this install's engine, which compiles it then (:func:`words.kept_for`): up
+    to a minute of silence otherwise. Empty once runs have played such deals."""
+    new = [str(count) for count in sorted(set(players)) if not kept_for(count)]
+    if not new:
         return ""
-    return f"The first run for {players} players compiles the engine: up to a minute, once."
+    counts = " and ".join([", ".join(new[:-1]), new[-1]]) if len(new) > 1 else new[0]
+    each = " each" if len(new) > 1 else ""
+    return f"The first run for {counts} players compiles the engine: up to a minute{each}, once."
 
 
 def say_compiling(players: int, *, show: bool | None = None) -> None:

@@ -32,6 +32,7 @@ from tarot_advisor.reports.bench import (
     DEFAULT_SEARCHED_DEALS,
     HAND_MIN_POINTS,
     MEASUREMENTS,
+    players_played,
     run_benchmarks,
 )
 from tarot_advisor.reports.deals import (
@@ -174,7 +175,9 @@ def bench(
     check_time("--hands", hands, "timed advice", units_each=max(1, timed))  # one run at a time
     check_time("--searched-deals", searched_deals, "searched deal")  # on one core
     measured = iter(range(1, len(names) + 1))
-    with progress(len(names), "measuring", show=show_progress, unit="measurements") as bar:
+    played = players_played(names)
+    unit = "measurements"
+    with progress(len(names), "measuring", show=show_progress, unit=unit, players=played) as bar:
         results = run_benchmarks(
             n_deals,
             jobs,

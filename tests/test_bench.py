@@ -118,3 +118,23 @@ def test_a_petit_sec_hand_which_the_advisor_refuses_is_never_timed(monkeypatch):
     monkeypatch.setattr(bench, "HAND_MIN_POINTS", 0)  # every hand, then; about 1 in 1,500 is sec
     hands = np.array([parse_hand(h) for h in bench.random_hands(4, 15_000, seed=1)])
     assert not petit_sec(hands).any()
+
+
+def test_a_first_advice_for_a_number_of_players_runs_once_untimed_before_the_timed_run(
+    monkeypatch,
+):
+    # A first run compiles the engine, up to a minute: that is not the advice's speed.
+    runs: list[list[str]] = []
+    monkeypatch.setattr(bench, "advise_command", lambda *args: list(map(str, args)))
+    monkeypatch.setattr(bench, "_advise", runs.append)
+    monkeypatch.setattr(bench, "kept_for", lambda players: players != 5)
+    bench.advise_seconds(None, "hand", 4)
+    assert len(runs) == 1
+    bench.advise_seconds(None, "hand", 5)
+    assert runs[1:] == [["None", "hand", "5"]] * 2
+
+
+def test_the_bench_names_the_numbers_of_players_its_measurements_play():
+    assert bench.players_played(tuple(bench.MEASUREMENTS)) == (3, 4, 5)
+    assert bench.players_played(("deals_per_second", "advise_seconds_random_5p")) == (5,)
+    assert bench.players_played(("deals_per_second_one_core",)) == ()

@@ -192,6 +192,10 @@ def test_a_command_without_a_bar_says_it_compiles_where_a_bar_would_show(
     assert capsys.readouterr().err == (
         "The first run for 5 players compiles the engine: up to a minute, once.\n"
     )
+    monkeypatch.setattr(bars, "kept_for", lambda players: players == 4)
+    assert bars.compile_note(5, 4, 3) == (
+        "The first run for 3 and 5 players compiles the engine: up to a minute each, once."
+    )
 
 
 def test_a_dump_shows_its_records_being_written(tmp_path: Path) -> None:
