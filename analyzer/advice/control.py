@@ -159,7 +159,7 @@ def halves_mean(values: np.ndarray, halves: np.ndarray | None = None) -> Estimat
     variance alone would only be a noisier measure of the same σ². It matters where the halves
     differ in size: a half sized small, whose variance weighs most in the error, sets the
     interval by its own luck alone otherwise (a four-player Garde, halves of 271 and 144: ± 6.08
-    × the multiplier measured that way, ± 5.57 pooled, on the same samples). On a simulated
+    × the multiplier measured that way, ± 5.57 on both halves, on the same samples). On a simulated
     contract made 90% of the time, halves sized by each other (20,000 focuses), both ways cover
     the mean 94% of the time."""
     if halves is None:
