@@ -21,6 +21,7 @@ from tarot_advisor.analyzer.advice.review import decisions_to_judge, review_deal
 from tarot_advisor.analyzer.advice.review_calls import ReviewError
 from tarot_advisor.analyzer.advice.review_decision import DealReview, Decision, SeatReview
 from tarot_advisor.analyzer.cards import format_cards
+from tarot_advisor.analyzer.game import PLAYER_COUNTS
 from tarot_advisor.analyzer.rulebook.record import RecordError, RecordSyntaxError, load_records
 from tarot_advisor.analyzer.rulebook.rules import RuleError
 from tarot_advisor.cli.errors import INPUT_ERROR, InputError, console_script, fail
@@ -95,7 +96,7 @@ def _seats(seat: str, data: object) -> list[int] | None:
     does not have is the option's error (:class:`InputError`), not the record's."""
     if seat == "taker":
         return None
-    players = _players(data)
+    players = record_players(data)
     if players is None:
         return None  # the replay names what is wrong with the record
     if seat == "all":
@@ -105,10 +106,10 @@ def _seats(seat: str, data: object) -> list[int] | None:
     return [int(seat)]
 
 
-def _players(data: Any) -> int | None:
-    """The record's number of players, where it gives a valid one (the replay checks it)."""
+def record_players(data: Any) -> int | None:
+    """A deal record's number of players, where it gives a valid one (the replay checks it)."""
     players = data.get("players") if isinstance(data, dict) else None
-    return players if isinstance(players, int) and players in (3, 4, 5) else None
+    return players if type(players) is int and players in PLAYER_COUNTS else None
 
 
 def run_review(
@@ -123,7 +124,7 @@ def run_review(
     try:
         if isinstance(data, RecordSyntaxError):
             raise data
-        players = _players(data) or 4  # for the bar only: the replay checks it
+        players = record_players(data) or 4  # for the bar only: the replay checks it
         total = decisions_to_judge(players, len(seats or [0]), seats is None)
         with bar(total, "decisions") as done:
             return review_deal(data, seats, samples=samples, seed=seed, jobs=jobs, on_done=done)
@@ -198,8 +199,9 @@ def main(
     for number, data in enumerate(records, 1):
 
         def bar(total: int, unit: str, number: int = number, data: Any = data) -> Progress:
+            players = record_players(data)
             label = f"deal {number}"
-            return progress(total, label, show=show_progress, unit=unit, players=_players(data))
+            return progress(total, label, show=show_progress, unit=unit, players=players)
 
         try:
             review = run_review(data, seat, samples=samples, seed=seed, jobs=jobs, bar=bar)

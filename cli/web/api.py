@@ -17,6 +17,7 @@ from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.cardplay import CardAdvice
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
 from tarot_advisor.analyzer.advice.review_decision import DealReview
+from tarot_advisor.analyzer.game import PLAYER_COUNTS
 from tarot_advisor.analyzer.parallel import started_workers
 from tarot_advisor.analyzer.rulebook.record import RecordSyntaxError, load_records
 from tarot_advisor.cli import advise, play, review
@@ -119,8 +120,10 @@ def players_of(body: Any) -> int | None:
             record = json.loads(record)
         except ValueError:
             return None
-    players = record.get("players") if isinstance(record, dict) else body.get("players", 4)
-    return int(players) if str(players) in ("3", "4", "5") else None
+    if record is not None:
+        return review.record_players(record)
+    players = str(body.get("players", 4))  # as the command's option reads it
+    return int(players) if players in map(str, PLAYER_COUNTS) else None
 
 
 def _jobs() -> int:
