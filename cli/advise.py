@@ -172,6 +172,8 @@ def _call_note(analysis: Analysis) -> str:
     screened = ", ".join(
         f"{format_card(card)} -{gap:.0f}" for card, gap in analysis.screened_calls.items()
     )
+    if analysis.close_calls:
+        others += f"; {', '.join(map(format_card, analysis.close_calls))} not clearly worse"
     if screened:
         others += f"; left out, far behind for the greedy table: {screened}"
     return f"{note}   [best E[score] by call: {others}]"

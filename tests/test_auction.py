@@ -83,11 +83,12 @@ def test_after_a_garde_contre_no_poignee_chelem_or_score_sheet_speaks_of_a_contr
     assert result.exit_code == 0, result.output
     assert "Call:" not in result.output
     document = json.loads(CliRunner().invoke(advise, [*five, "--json", hand]).stdout)
-    assert (document["called"], document["call_scores"], document["calls_screened"]) == (
+    assert (document["called"], document["call_scores"], document["calls_close"]) == (
         None,
         {},
-        {},
+        [],
     )
+    assert document["calls_screened"] == {}
 
 
 def test_after_a_garde_a_monster_hand_overcalls():

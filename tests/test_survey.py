@@ -5,11 +5,13 @@ As in test_plan.py, the greedy stands in for a table that searches, so that thes
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 import pytest
-from greedy_table import GREEDY
+from click.testing import CliRunner
+from greedy_table import GREEDY, GREEDY_OPTIONS
 
 from tarot_advisor.analyzer.advice import survey as survey_module
 from tarot_advisor.analyzer.advice.advisor import analyse_hand
@@ -38,6 +40,7 @@ from tarot_advisor.analyzer.cards import parse_card, parse_hand
 from tarot_advisor.analyzer.game import BIDS, Contract
 from tarot_advisor.analyzer.parallel import FORK
 from tarot_advisor.analyzer.stats import Estimate
+from tarot_advisor.cli.advise import main as advise
 
 
 def test_a_lead_is_counted_in_standard_errors_of_the_paired_difference() -> None:
@@ -92,6 +95,31 @@ def test_a_call_clearly_worse_than_the_best_is_dropped() -> None:
             shift = 0 if contract is Contract.GARDE else -500
             by_choice[Choice(contract, king)] = _samples([s + shift for s in garde])
     assert live_calls(by_choice, tuple(kings), kings[0]) == (kings[0], kings[1])
+
+
+def test_a_call_dropped_after_the_first_round_is_compared_on_that_rounds_deals() -> None:
+    # R♦ was played on four deals, then on four more; R♣ was dropped after the first four. On
+    # those, R♣ trails by 5 (by 12 on some deals): close to R♦, whatever R♦ scored after.
+    diamonds, clubs = parse_card("R♦"), parse_card("R♣")
+    scores = {diamonds: [200, 240, 180, 220, 900, 900, 900, 900], clubs: [190, 250, 170, 230]}
+    by_choice = {
+        Choice(contract, king): _samples(garde if contract is Contract.GARDE else [-500] * 4)
+        for king, garde in scores.items()
+        for contract in Contract
+    }
+    assert live_calls(by_choice, (diamonds, clubs), diamonds) == (diamonds, clubs)
+
+
+def test_the_calls_as_good_as_the_chosen_one_are_said(greedy_searches) -> None:
+    # The survey calls R♠ but cannot tell it from R♣ (R♥ and R♦, its own kings, were screened
+    # out): the call's line and the JSON say so.
+    hand = "21 20 15 5 Excuse 5♠ R♥ D♥ 9♥ 3♥ R♦ 10♦ 3♦ 9♣ 8♣"
+    options = [*GREEDY_OPTIONS, "--players", "5", "--seed", "5"]
+    shown = CliRunner().invoke(advise, [*options, hand]).output
+    assert "Call: R♠   [best E[score] by call: R♠ " in shown
+    assert "; R♣ not clearly worse; left out, far behind for the greedy table: " in shown
+    document = json.loads(CliRunner().invoke(advise, [*options, "--json", hand]).stdout)
+    assert (document["called"], document["calls_close"]) == ("R♠", ["R♣"])
 
 
 def test_a_clear_hand_is_surveyed_in_one_round(greedy_searches) -> None:

@@ -6,9 +6,8 @@ the differences between contracts are measured precisely: one playout serves Pri
 (the same play, the chien taken), one Garde Sans and Garde Contre (the chien unseen). Where the
 taker's hand (after the écart) allows a poignée, the deal is played again with it shown. The
 chelem is then played announced (the taker leads) under the best contract, on the same samples
-again, chunk by chunk, until the sign of its expected gain is settled (:mod:`chelem`):
-most hands are nowhere near a chelem, and the replay is a third of the work. (A staged analysis
-plays the chelem's first samples with its focus, below.)
+again, chunk by chunk, until the sign of its expected gain is settled (:mod:`chelem`): most
+hands are nowhere near one. (A staged analysis plays the chelem's first samples with its focus.)
 
 By default a table that searches (the lookahead, the default play) is sampled in two stages
 (:mod:`plan`): a survey of every contract, in one or two rounds (:mod:`survey`), chooses the
@@ -170,6 +169,7 @@ def analyse_hand(
         chelem=chelem,
         called=called if choice else None,  # nothing to bid: no card to call
         call_scores=surveyed.call_scores if choice else {},
+        close_calls=surveyed.close if choice else (),
         screened_calls=surveyed.screened if choice else {},
         auction=auction,
         poignees=poignees,

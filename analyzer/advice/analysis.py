@@ -127,6 +127,10 @@ class Analysis:
     """5 players: the card to call (a king the hand lacks, or its own to play alone)."""
     call_scores: dict[int, float] = field(default_factory=dict)
     """5 players: each callable card surveyed → the best expected score when calling it."""
+    close_calls: tuple[int, ...] = ()
+    """5 players: the other calls surveyed that the called card does not lead by 2 standard
+    errors of the paired difference on the survey's samples (:func:`~.survey.live_calls`): as
+    good, for all the survey can tell."""
     screened_calls: dict[int, float] = field(default_factory=dict)
     """5 players, the lookahead's survey: each callable card left out of it → how far the greedy
     table put its best expected score behind the best call's (:func:`~.survey.screen`)."""
@@ -303,6 +307,7 @@ class Analysis:
             "heuristic_agrees": self.heuristic_agrees,
             "called": None if self.called is None else format_card(self.called),
             "call_scores": {format_card(c): s for c, s in self.call_scores.items()},
+            "calls_close": [format_card(c) for c in self.close_calls],
             "calls_screened": {format_card(c): s for c, s in self.screened_calls.items()},
             **(self.auction.to_dict() if self.auction else {}),
             "policies": {"taker": self.sides.taker, "defence": self.sides.defence},

@@ -68,8 +68,9 @@ class Surveyed(NamedTuple):
     round's samples only); ``run``, the samples the chosen call was played on, and
     ``first_round``, its first round's (the control replays those of the focus's pair:
     :meth:`run_of`); the call chosen and every surveyed call's score (5 players, else ``None``
-    and none); the auction's values for the chosen call; and the calls :func:`screen` left out,
-    each with how far the greedy table put it behind."""
+    and none); the auction's values for the chosen call; the calls :func:`screen` left out,
+    each with how far the greedy table put it behind; and the calls the chosen one is not
+    clearly better than (:func:`live_calls`, on the samples they share)."""
 
     outcomes: ChunkOutcomes
     run: Run
@@ -78,6 +79,7 @@ class Surveyed(NamedTuple):
     auction: AuctionResult
     screened: dict[int, float]
     first_round: Run
+    close: tuple[int, ...] = ()
 
     def run_of(self, contract: Contract) -> Run:
         """The run whose samples ``contract`` was played on under the chosen call: the whole
@@ -176,10 +178,11 @@ def _chosen(
     out before the survey."""
     by_choice = outcomes.samples
     bidding = run.common["bidding"]
-    called, call_scores = None, {}
+    called, call_scores, close = None, {}, ()
     if calls != (None,):
         call_scores = {card: best_of(by_choice, card)[1] for card in calls}
         called = max(live, key=call_scores.__getitem__)
+        close = tuple(c for c in live_calls(by_choice, calls, called) if c != called)
     fitting, drawn = outcomes.fitting
     auction = evaluate(
         outcomes.auction,
@@ -188,7 +191,7 @@ def _chosen(
         bidding.model.label,
         None if bidding.heard is None else fitting / drawn,
     )
-    return Surveyed(outcomes, run, called, call_scores, auction, screened, first_round)
+    return Surveyed(outcomes, run, called, call_scores, auction, screened, first_round, close)
 
 
 def _actions(outcomes: ChunkOutcomes, surveyed: Surveyed) -> dict[str, np.ndarray]:
@@ -227,14 +230,16 @@ def live_calls(
 ) -> tuple[int | None, ...]:
     """The ``calls`` still in the choice: ``called`` (the best) and those whose best contract
     does not trail its best contract by more than :data:`plan.SETTLED_Z` standard errors of the
-    paired difference."""
+    paired difference, on the samples both were played on (a call dropped after the survey's
+    first round has only that round's: the first)."""
     leader = by_choice[Choice(best_of(by_choice, called)[0], called)].score
-    return tuple(
-        card
-        for card in calls
-        if card == called
-        or lead(leader, by_choice[Choice(best_of(by_choice, card)[0], card)].score) < SETTLED_Z
-    )
+
+    def behind(card: int | None) -> float:
+        other = by_choice[Choice(best_of(by_choice, card)[0], card)].score
+        shared = min(len(leader), len(other))
+        return lead(leader[:shared], other[:shared])
+
+    return tuple(card for card in calls if card == called or behind(card) < SETTLED_Z)
 
 
 def open_pairs(surveyed: Surveyed, scores: dict[str, np.ndarray]) -> tuple[Contract, ...]:
