@@ -127,7 +127,7 @@ def survey(
     surveyed = _chosen(outcomes, run, calls, calls, screened, run)
     if not staged:
         return surveyed
-    live = live_calls(outcomes.samples, calls, surveyed.called)
+    live = tuple(card for card in calls if card == surveyed.called or card in surveyed.close)
     actions = _actions(outcomes, surveyed)
     if len(live) == 1 and settled(surveyed.auction, actions):
         return surveyed
