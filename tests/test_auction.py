@@ -11,6 +11,7 @@ from greedy_table import GREEDY, GREEDY_OPTIONS
 from tarot_advisor.analyzer.advice.advisor import HandError, analyse_hand
 from tarot_advisor.analyzer.advice.auction import PointCountBidder, bidder, sample_auction
 from tarot_advisor.analyzer.advice.bids import AuctionError, legal_actions, parse_bids
+from tarot_advisor.analyzer.advice.hand_samples import GREEDY_TABLE, Sides
 from tarot_advisor.analyzer.advice.heuristic import heuristic_bids, point_counts
 from tarot_advisor.analyzer.cards import parse_hand
 from tarot_advisor.analyzer.game import BIDS
@@ -207,6 +208,23 @@ def test_a_rare_auction_is_analysed_however_the_samples_are_cut_into_chunks():
             )
             assert 2 <= len(drawn.deals) <= n
             assert drawn.fitting / drawn.drawn < 0.001
+
+
+def test_a_table_that_searches_draws_on_for_a_rare_auction():
+    # After a Garde and a Garde Sans, some 1 deal in 2,800 fits the average hand. A lookahead
+    # deal costs some 5,000 draws' worth of CPU, so its table draws 2,000 a sample and keeps most
+    # of the 100 asked for; the greedy's, whose deal costs a few draws, 100 a sample, and keeps
+    # the few that drawing on for two deals that fit brought.
+    hand, heard = parse_hand(AVERAGE), parse_bids("garde garde_sans", 4)
+
+    def kept(sides):
+        model = bidder("calibrated")
+        rng = np.random.default_rng(0)
+        return len(sample_auction(rng, 100, hand, 4, heard, model, sides.draws).deals)
+
+    assert (Sides().draws, GREEDY_TABLE.draws) == (2000, 100)
+    assert kept(Sides()) >= 50
+    assert kept(GREEDY_TABLE) < 20
 
 
 # --- the bids heard condition the deals: two independent guards ---------------------------------

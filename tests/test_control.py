@@ -7,14 +7,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tarot_advisor.analyzer.advice.auction import bidder
 from tarot_advisor.analyzer.advice.control import (
     FRESH_PER_SAMPLE,
     as_proportion,
     controlled,
     fit,
+    fresh_bidding,
+    fresh_per_sample,
     halves_mean,
     made_fit,
 )
+from tarot_advisor.analyzer.advice.hand_samples import Bidding
 from tarot_advisor.analyzer.stats import Estimate, wilson_interval
 
 
@@ -65,6 +69,31 @@ def test_on_few_samples_the_fit_keeps_the_lone_covariate_not_nine() -> None:
     steadied = fit(score, covariates, lone=0)
     assert np.flatnonzero(steadied.beta).tolist() == [0]
     assert fit(score, covariates, lone=None).beta.tolist() == [0.0] * 9
+
+
+def test_where_fresh_deals_are_few_the_fit_steadies_nothing() -> None:
+    # Half the score's spread is the greedy's: with 16 fresh deals a sample, its slope pays; with
+    # one fresh deal for two samples, the fresh deals' own spread would cost more than it saves.
+    rng = np.random.default_rng(3)
+    greedy = rng.normal(0, 50, 300)
+    score = greedy + rng.normal(0, 50, 300)
+    assert fit(score, greedy).beta == pytest.approx([1.0], abs=0.2)
+    assert fit(score, greedy, fresh=0.5).beta == [0.0]
+
+
+def test_after_rare_bids_the_control_counts_on_fewer_fresh_deals() -> None:
+    # The fresh deals of a focus sample get as many draws in all as the sample itself: 2,000
+    # for a table that searches, 125 for each of the 16 fresh deals.
+    silent = Bidding(bidder("calibrated"))
+    heard = Bidding(bidder("calibrated"), (1, 2), draws=2000)
+    assert fresh_bidding(heard).draws == 125
+    assert fresh_per_sample(silent, (640, 640)) == FRESH_PER_SAMPLE
+    # 1 deal in 100 fits "prise garde": 125 draws find one for every fresh deal.
+    assert fresh_per_sample(heard, (100, 10_000)) == FRESH_PER_SAMPLE
+    # 17 in 10,000: the sample still finds its deal, each fresh deal only 0.2125 of one.
+    assert fresh_per_sample(heard, (17, 10_000)) == pytest.approx(16 * 0.2125)
+    # 1 in 10,000: the sample finds 0.2 of its deal, each fresh deal 0.0125.
+    assert fresh_per_sample(heard, (1, 10_000)) == pytest.approx(16 * 0.0125 / 0.2)
 
 
 def test_the_spread_is_the_left_out_residuals_and_the_fresh_deals_share() -> None:

@@ -161,7 +161,7 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
     # (chunks from 2**31): mean(L − β·G) + β·mean(G fresh), here with β = 0.5.
     real_fit = control.fit
 
-    def half_of_the_lone(values, covariates, lone=0):  # β = 0.5 on the greedy's own outcome
+    def half_of_the_lone(values, covariates, lone=0, *_, **__):  # β = 0.5 on the greedy's outcome
         fitted = real_fit(values, covariates, lone)
         beta = np.zeros_like(fitted.beta)
         if lone is not None:

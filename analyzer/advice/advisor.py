@@ -38,14 +38,7 @@ from .analysis import Analysis, ContractResult, Focus, PoigneeAdvice
 from .auction import DEFAULT_MODEL, PointCountBidder, bidder, check_possible
 from .bids import AuctionError, parse_bids
 from .chelem import CHELEM_MIN_SEARCHED, CHELEM_MORE_SEARCHED, Announced, chelem_advice
-from .control import (
-    CONTROL_TABLE,
-    Outcomes,
-    Steadying,
-    halves_mean,
-    joined,
-    replayed,
-)
+from .control import CONTROL_TABLE, Outcomes, Steadying, halves_mean, joined, replayed
 from .hand import HandError, call_candidates, check_hand
 from .hand_samples import (
     DEFAULT_POLICY,
@@ -120,7 +113,7 @@ def analyse_hand(
     sides = Sides(taker_policy, defence_policy)
     tables = weaker_tables(sides) if sensitivity is None else tuple(sensitivity)
     played_by = {p for t in (sides, *tables) for p in (t.taker, t.defence)}
-    setting = (players, position, samples, bids, others, played_by)
+    setting = (players, position, samples, bids, others, played_by, sides.draws)
     position, bidding = _checked_setting(*setting, hand=hand, seed=seed)
     stages = stages_for(samples, sides)
     calls: tuple[int | None, ...] = tuple(call_candidates(hand)) if players == 5 else (None,)
@@ -215,7 +208,7 @@ def _focus(
     together (:func:`second_round`), again shown and announced (:data:`CHELEM_MORE_SEARCHED` in
     all) where the first round left the poignée's or the chelem's verdict open."""
     survey = surveyed.run_of(choice.contract)  # its first round's, where it left the pair out
-    steadying = Steadying.of(survey, surveyed.outcomes.samples, choice)
+    steadying = Steadying.of(survey, surveyed.outcomes.samples, choice, surveyed.outcomes.fitting)
     first = first_round(steadying.needed())
     play = dict(choice=choice, keep_records=keep_records, sides=sides, on_done=bar.step)
     bar.grow(2)
@@ -333,19 +326,21 @@ def _checked_setting(
     bids: Sequence[str] | str | None,
     others: str | PointCountBidder,
     policies: set[str],
+    draws: int,
     *,
     hand: tuple[int, ...],
     seed: int,
 ) -> tuple[int | None, Bidding]:
-    """The user's position (the bids heard fix it) and the auction's model, every argument
-    checked (:class:`HandError` with one sentence), the bids heard possible with ``hand``
-    (:func:`auction.check_possible`, on ``seed``'s stream)."""
+    """The user's position (the bids heard fix it) and the auction's model (drawing at most
+    ``draws`` deals a sample), every argument checked (:class:`HandError` with one sentence), the
+    bids heard possible with ``hand`` (:func:`auction.check_possible`, on ``seed``'s stream)."""
     if position is not None and not 1 <= position <= players:
         raise HandError(f"the position goes from 1 to {players}, not {position}")
     if samples is not None and samples < 2:
         raise HandError(f"at least 2 samples are needed, not {samples}")
     try:
-        bidding = Bidding(bidder(others), None if bids is None else parse_bids(bids, players))
+        heard = None if bids is None else parse_bids(bids, players)
+        bidding = Bidding(bidder(others), heard, draws)
     except AuctionError as error:
         raise HandError(str(error)) from None
     if bidding.heard is not None:

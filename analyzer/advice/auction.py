@@ -50,8 +50,8 @@ line bids it 27% of the time, 12 points under 5%."""
 DEFAULT_MODEL = MODELS[0]
 
 MAX_DRAWS_PER_SAMPLE = 100
-"""Rejection budget: at most this many draws per sample asked for; a rarer auction is analysed
-on the fewer samples accepted."""
+"""Rejection budget by default: at most this many draws per sample asked for; a rarer auction is
+analysed on the fewer samples accepted."""
 _BATCH = 1 << 15
 REFUSAL_DRAWS = 200_000
 """The draws that decide whether the bids heard are possible at all (:func:`check_possible`),
@@ -139,24 +139,25 @@ def sample_auction(
     players: int,
     heard: Sequence[int],
     model: PointCountBidder,
+    draws_per_sample: int = MAX_DRAWS_PER_SAMPLE,
 ) -> Drawn:
     """Up to ``n`` completions of ``hand`` (at seat ``len(heard)``) where each earlier player's
     hand produces the bid heard and no hand is petit sec, by rejection: uniform over the deals
     that fit.
 
-    Fewer than ``n`` come back when :data:`MAX_DRAWS_PER_SAMPLE` ``* n`` draws are not enough;
+    Fewer than ``n`` come back when ``draws_per_sample * n`` draws are not enough;
     :class:`AuctionError` when fewer than 2 fit in :data:`REFUSAL_DRAWS` draws (or ``n``, if 1:
     whether the auction is possible at all is :func:`check_possible`'s to say). The analysis
     draws the same samples twice from the same stream (the chelem is played on them again): the
     second time comes from a cache, the stream left where the first draw left it, so the
     numbers are the same either way.
     """
-    key = (_state_key(rng), n, tuple(hand), players, tuple(heard), model)
+    key = (_state_key(rng), n, tuple(hand), players, tuple(heard), model, draws_per_sample)
     if key in _CACHE:
         drawn, state = _CACHE[key]
         rng.bit_generator.state = state
         return drawn
-    drawn = _reject(rng, n, list(hand), players, heard, model)
+    drawn = _reject(rng, n, list(hand), players, heard, model, draws_per_sample * n)
     _CACHE.clear()  # one entry: the chelem's pass follows the main pass chunk by chunk
     _CACHE[key] = (drawn, rng.bit_generator.state)
     return drawn
@@ -176,13 +177,13 @@ def _reject(
     players: int,
     heard: Sequence[int],
     model: PointCountBidder,
+    budget: int,
 ) -> Drawn:
     if petit_sec(np.array(hand, np.uint8)):
         raise AuctionError("the hand is petit sec: the deal is void and must be redealt")
     accepted: list[np.ndarray] = []
     found = fitting = drawn = 0
     rate = 1.0
-    budget = MAX_DRAWS_PER_SAMPLE * n
     while (found < min(n, 2) and drawn < REFUSAL_DRAWS) or (found < n and drawn < budget):
         limit = budget if found >= 2 else max(budget, REFUSAL_DRAWS)
         rows = min(_BATCH, limit - drawn, int((n - found) / rate * 1.1) + 64)

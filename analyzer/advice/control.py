@@ -42,6 +42,7 @@ from . import plan
 from .covariates import MADE, SCORE
 from .hand_samples import (
     GREEDY_TABLE,
+    Bidding,
     Choice,
     ContractSamples,
     Replayed,
@@ -78,7 +79,8 @@ class Fit(NamedTuple):
     """A fitted control: ``beta`` (k,) float64, the coefficient of each covariate (0 for those
     left out), its (N,) leave-one-out ``residuals`` on the samples it was fitted on, and
     ``spread``, the variance per focus sample of :func:`controlled`'s estimate with it: the
-    residuals', plus the fresh deals' share, βᵀ·Cov(covariates)·β / :data:`FRESH_PER_SAMPLE`."""
+    residuals', plus the fresh deals' share, βᵀ·Cov(covariates)·β / the fresh deals per focus
+    sample (:data:`FRESH_PER_SAMPLE`, or :func:`fresh_per_sample`)."""
 
     beta: np.ndarray
     residuals: np.ndarray
@@ -104,48 +106,56 @@ def _least_squares(values: np.ndarray, covariates: np.ndarray) -> tuple[np.ndarr
 
 
 def fit(
-    values: np.ndarray, covariates: np.ndarray, lone: int | None = 0, every: bool = True
+    values: np.ndarray,
+    covariates: np.ndarray,
+    lone: int | None = 0,
+    every: bool = True,
+    fresh: float = FRESH_PER_SAMPLE,
 ) -> Fit:
     """The control of (N,) ``values`` by (N,) or (N, k) ``covariates`` of the same deals that
     leaves the least :attr:`Fit.spread` out of sample: of no covariate, column ``lone`` alone
     and (``every``) every column, the fit whose leave-one-out residuals vary least (fitted on a
-    few samples, many columns predict fresh deals worse than they fit their own). ``lone=None``:
-    no covariate. A fit needs 3 samples more than its columns."""
+    few samples, many columns predict fresh deals worse than they fit their own), with ``fresh``
+    fresh deals per focus sample. ``lone=None``: no covariate. A fit needs 3 samples more than
+    its columns."""
     values = np.asarray(values, np.float64)
     covariates = _columns(covariates)
     n, k = covariates.shape
     beta = np.zeros(k)
     residuals = (values - values.mean()) * n / max(n - 1, 1)
-    best = Fit(beta, residuals, _spread(residuals, covariates, beta))
+    best = Fit(beta, residuals, _spread(residuals, covariates, beta, fresh))
     choices = [] if lone is None else [[lone]] + ([list(range(k))] if every and k > 1 else [])
     for columns in choices:
         if n < len(columns) + 3:
             continue
         beta = np.zeros(k)
         beta[columns], residuals = _least_squares(values, covariates[:, columns])
-        spread = _spread(residuals, covariates, beta)
+        spread = _spread(residuals, covariates, beta, fresh)
         if spread < best.spread:
             best = Fit(beta, residuals, spread)
     return best
 
 
-def made_fit(made: np.ndarray, covariates: np.ndarray, lone: int = 0) -> Fit:
+def made_fit(
+    made: np.ndarray, covariates: np.ndarray, lone: int = 0, fresh: float = FRESH_PER_SAMPLE
+) -> Fit:
     """:func:`fit` for whether a contract is made ((N,) bool): on no covariate when the samples
     hold fewer than :data:`MIN_EACH` makes or failures, on column ``lone`` at most when fewer
     than :data:`EACH_PER_COVARIATE` per covariate."""
     makes = int(np.sum(made))
     fewest = min(makes, len(made) - makes)
     every = fewest >= EACH_PER_COVARIATE * _columns(covariates).shape[1]
-    return fit(made, covariates, lone if fewest >= MIN_EACH else None, every)
+    return fit(made, covariates, lone if fewest >= MIN_EACH else None, every, fresh)
 
 
-def _spread(residuals: np.ndarray, covariates: np.ndarray, beta: np.ndarray) -> float:
-    """:attr:`Fit.spread` from (N,) residuals and (N, k) covariates of the same deals."""
+def _spread(residuals: np.ndarray, covariates: np.ndarray, beta: np.ndarray, fresh: float) -> float:
+    """:attr:`Fit.spread` from (N,) residuals and (N, k) covariates of the same deals, with
+    ``fresh`` fresh deals per focus sample."""
     own = float(np.var(residuals, ddof=1)) if len(residuals) > 1 else 0.0
     if not beta.any() or len(residuals) < 2:
         return own
     covariance = np.atleast_2d(np.cov(covariates, rowvar=False, ddof=1))
-    return own + float(beta @ covariance @ beta) / FRESH_PER_SAMPLE
+    return own + float(beta @ covariance @ beta) / fresh
 
 
 def halves_mean(values: np.ndarray, halves: np.ndarray | None = None) -> Estimate:
@@ -252,12 +262,33 @@ def _joined(first: Paired, more: Paired | None) -> Paired:
     return Paired(*(np.concatenate(pair) for pair in zip(first, more, strict=True)))
 
 
-def _fits(pooled: Paired) -> tuple[Fit, Fit]:
-    """The control of whether the contract is made and of its score, fitted on ``pooled``."""
+def _fits(pooled: Paired, fresh: float) -> tuple[Fit, Fit]:
+    """The control of whether the contract is made and of its score, fitted on ``pooled``, with
+    ``fresh`` fresh deals per focus sample."""
     return (
-        made_fit(pooled.made, pooled.covariates, MADE),
-        fit(pooled.score, pooled.covariates, SCORE),
+        made_fit(pooled.made, pooled.covariates, MADE, fresh),
+        fit(pooled.score, pooled.covariates, SCORE, fresh=fresh),
     )
+
+
+def fresh_bidding(bidding: Bidding) -> Bidding:
+    """How the fresh deals are drawn: with bids heard, as many draws for the
+    :data:`FRESH_PER_SAMPLE` fresh deals of a focus sample as for the sample itself (a greedy
+    deal costs a few draws' worth of CPU, a focus sample thousands:
+    :attr:`~.hand_samples.Sides.draws`)."""
+    return replace(bidding, draws=max(1, bidding.draws // FRESH_PER_SAMPLE))
+
+
+def fresh_per_sample(bidding: Bidding, fitting: tuple[int, int]) -> float:
+    """The fresh deals per focus sample the control can count on: :data:`FRESH_PER_SAMPLE`, or
+    fewer where the bids heard are rare enough that the fresh deals' draws
+    (:func:`fresh_bidding`) find fewer of the deals asked for than the focus's (``fitting``: of
+    how many deals drawn, how many fit the bids, in the survey)."""
+    if bidding.heard is None or fitting[1] == 0:
+        return float(FRESH_PER_SAMPLE)
+    rate = fitting[0] / fitting[1]
+    found = min(1.0, rate * fresh_bidding(bidding).draws) / min(1.0, rate * bidding.draws)
+    return FRESH_PER_SAMPLE * found
 
 
 @dataclass(frozen=True)
@@ -268,13 +299,22 @@ class Steadying:
 
     choice: Choice
     survey: dict[Contract, Paired]
+    fresh: float = FRESH_PER_SAMPLE
+    """The fresh deals per focus sample (:func:`fresh_per_sample`)."""
 
     @classmethod
-    def of(cls, survey: Run, samples: dict[Choice, ContractSamples], choice: Choice) -> Steadying:
-        """From the survey's per-sample outcomes ``samples`` and the control table's play of
-        the same deals."""
+    def of(
+        cls,
+        survey: Run,
+        samples: dict[Choice, ContractSamples],
+        choice: Choice,
+        fitting: tuple[int, int],
+    ) -> Steadying:
+        """From the survey's per-sample outcomes ``samples``, the control table's play of the
+        same deals, and how many of the deals it drew fit the bids heard (``fitting``)."""
         control = replayed(survey, choice, CONTROL_TABLE)
-        return cls(choice, cls.paired(choice, samples, control))
+        fresh = fresh_per_sample(survey.common["bidding"], fitting)
+        return cls(choice, cls.paired(choice, samples, control), fresh)
 
     @staticmethod
     def paired(
@@ -299,7 +339,7 @@ class Steadying:
         """``contract``'s control of whether it is made and of its score (:func:`made_fit`,
         :func:`fit`), fitted on the survey's samples and ``more`` (the first round of the
         focus's other half): none of the half's own, so that its mean stays unbiased."""
-        return _fits(_joined(self.survey[contract], more))
+        return _fits(_joined(self.survey[contract], more), self.fresh)
 
     def needed(self, more: dict[Contract, Paired] | None = None) -> float:
         """The samples the focus's steadied mean needs (:func:`plan.needed`), measured on the
@@ -310,7 +350,7 @@ class Steadying:
         contract = self.choice.contract
         extra = None if more is None else more[contract]
         pooled = _joined(self.survey[contract], extra)
-        made, score = _fits(pooled)
+        made, score = _fits(pooled, self.fresh)
         plain = fit(pooled.made, pooled.covariates, None).spread
         ratio = made.spread / plain if plain > 0 else 1.0
         margins = (
@@ -336,7 +376,10 @@ class Steadying:
         how many fresh deals the control played."""
         size = FRESH_PER_SAMPLE * focus.samples
         kwargs = {**focus.kwargs, "chunk_size": CONTROL_TABLE.chunk}
-        fresh_run = replace(focus, samples=size, first_chunk=FRESH_FIRST_CHUNK, kwargs=kwargs)
+        common = {**focus.common, "bidding": fresh_bidding(focus.common["bidding"])}
+        fresh_run = replace(
+            focus, samples=size, first_chunk=FRESH_FIRST_CHUNK, kwargs=kwargs, common=common
+        )
         fresh = replayed(fresh_run, self.choice, CONTROL_TABLE)
         steadied = {}
         for contract in self.survey:
