@@ -284,7 +284,7 @@ def fresh_per_sample(bidding: Bidding, fitting: tuple[int, int]) -> float:
     fewer where the bids heard are rare enough that the fresh deals' draws
     (:func:`fresh_bidding`) find fewer of the deals asked for than the focus's (``fitting``: of
     how many deals drawn, how many fit the bids, in the survey)."""
-    if bidding.heard is None or fitting[1] == 0:
+    if bidding.heard is None or not all(fitting):  # no bids heard, or no draws to go by
         return float(FRESH_PER_SAMPLE)
     rate = fitting[0] / fitting[1]
     found = min(1.0, rate * fresh_bidding(bidding).draws) / min(1.0, rate * bidding.draws)
