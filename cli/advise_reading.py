@@ -38,8 +38,9 @@ def reading_lines(analysis: Analysis) -> list[str]:
     ]
     prise = analysis.contracts.get(Contract.PRISE)
     auction = analysis.auction
-    garde_biddable = auction is None or Contract.GARDE.value in auction.legal_actions
-    if prise is not None and prise.expected_score.mean > 0 and garde_biddable:
+    # Garde against Prise is a choice only while both may still be bid.
+    both_biddable = auction is None or {"prise", "garde"} <= set(auction.legal_actions)
+    if prise is not None and prise.expected_score.mean > 0 and both_biddable:
         if analysis.recommendation == Contract.PRISE.value and auction is not None:
             lines.append(_why_prise(analysis))
         else:

@@ -79,6 +79,13 @@ def test_a_garde_advised_is_explained_by_the_double_stakes():
     assert any(line.startswith("Why Garde beats Prise: the same play") for line in lines)
 
 
+def test_after_a_prise_heard_garde_against_prise_is_no_longer_explained():
+    # Only a Garde or higher may follow a Prise: the double stakes explain no choice left.
+    analysis = _advised("garde", Estimate(31.7, 12.6), Estimate(60.0, 26.6))
+    analysis.auction.legal_actions = ("pass", "garde", "garde_sans", "garde_contre")
+    assert not any(line.startswith("Why Garde beats Prise") for line in reading_lines(analysis))
+
+
 def test_a_prise_advised_where_the_table_puts_it_below_zero_needs_no_why():
     # Garde then doubles a loss: the table itself says why not Garde.
     losing = _contracts(
