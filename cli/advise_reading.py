@@ -39,7 +39,8 @@ def reading_lines(analysis: Analysis) -> list[str]:
     prise = analysis.contracts.get(Contract.PRISE)
     auction = analysis.auction
     # Garde against Prise is a choice only while both may still be bid.
-    both_biddable = auction is None or {"prise", "garde"} <= set(auction.legal_actions)
+    pair = {Contract.PRISE.value, Contract.GARDE.value}
+    both_biddable = auction is None or pair <= set(auction.legal_actions)
     if prise is not None and prise.expected_score.mean > 0 and both_biddable:
         if analysis.recommendation == Contract.PRISE.value and auction is not None:
             lines.append(_why_prise(analysis))
