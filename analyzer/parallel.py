@@ -136,38 +136,10 @@ def _can_fork() -> bool:
 def _quiet_worker() -> None:
     """In a forked worker: Ctrl-C is the parent's to handle (it ends the workers), and the
     worker writes nothing (its task's errors go back to the parent with its results; what it
-    would print as the parent ends is noise). Then the worker loads numba's array functions
-    without their BLAS probe (:func:`_array_functions_without_blas`)."""
+    would print as the parent ends is noise)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)
-    _array_functions_without_blas()
-
-
-BLAS_PROBE = "scipy.linalg.cython_blas"
-"""What numba imports, where SciPy is installed, to learn whether ``np.dot`` may call BLAS."""
-
-
-def _array_functions_without_blas() -> None:
-    """Load numba's array functions (``numba.np.arraymath``) with its BLAS probe failing.
-
-    The probe imports SciPy's linear algebra: 0.17 s of a worker's first kernel, where SciPy is
-    installed, in a command of 3. No kernel of this project calls BLAS (``np.dot``,
-    ``np.linalg``: a kernel that did would not compile in a worker; numpy outside the kernels
-    is not concerned). Nothing changes where the functions are already loaded (the parent ran a
-    kernel before forking) or SciPy's linear algebra already is."""
-    if any(name in sys.modules for name in ("numba.np.arraymath", "scipy.linalg", BLAS_PROBE)):
-        return
-    sys.modules[BLAS_PROBE] = None  # None in sys.modules: that import fails at once
-    try:
-        import numba.np.arraymath  # noqa: F401
-    except Exception:
-        # No numba (the kernels run as plain Python), or a failure the task's own kernels
-        # will report: an initializer that raised would leave the pool forking workers
-        # that die, and the run waiting forever.
-        pass
-    finally:
-        del sys.modules[BLAS_PROBE]
 
 
 def _forked_pool(workers: int) -> Any:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import shutil
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -121,10 +122,40 @@ def _kept_mark(players: int) -> Path:
 
 def quiet_wrap() -> contextlib.AbstractContextManager[Any]:
     """The context an entry point runs its kernel in: uncompiled, numpy's warnings on words that
-    wrap around are silenced (compiled words wrap silently)."""
+    wrap around are silenced (compiled words wrap silently); compiled, numba's array functions
+    are loaded first, once a process (:func:`_array_functions_without_blas`)."""
     if _compiling:
+        if not _array_functions_loaded:
+            _array_functions_without_blas()
         return contextlib.nullcontext()
     return np.errstate(over="ignore")
+
+
+BLAS_PROBE = "scipy.linalg.cython_blas"
+"""What numba imports, where SciPy is installed, to learn whether ``np.dot`` may call BLAS."""
+_array_functions_loaded = False
+
+
+def _array_functions_without_blas() -> None:
+    """Load numba's array functions (``numba.np.arraymath``) with its BLAS probe failing.
+
+    The probe imports SciPy's linear algebra as a process loads its first kernel: 0.17–0.46 s
+    where SciPy is installed; a `tarot-play` took 0.58–0.83 s with it, its kernels run in its
+    own process. No kernel of this project calls BLAS (``np.dot``, ``np.linalg``: a kernel that
+    did would not compile here); numpy outside the kernels is not concerned. Nothing changes
+    where the functions are already loaded, or SciPy's linear algebra already is."""
+    global _array_functions_loaded
+    _array_functions_loaded = True
+    if any(name in sys.modules for name in ("numba.np.arraymath", "scipy.linalg", BLAS_PROBE)):
+        return
+    sys.modules[BLAS_PROBE] = None  # None in sys.modules: that import fails at once
+    try:
+        import numba.np.arraymath  # noqa: F401
+    except Exception:
+        # A failure the kernel about to run will report itself, with its own message.
+        pass
+    finally:
+        del sys.modules[BLAS_PROBE]
 
 
 _ZERO = np.uint64(0)
