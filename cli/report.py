@@ -30,6 +30,7 @@ from tarot_advisor.reports.bench import (
     DEFAULT_HANDS,
     DEFAULT_PLAYOUTS,
     DEFAULT_SEARCHED_DEALS,
+    EVERY_CORE,
     HAND_MIN_POINTS,
     MEASUREMENTS,
     players_played,
@@ -169,6 +170,8 @@ def bench(
     ):
         if not any(measured.startswith(prefix) for measured in names):
             refuse_unused({name: flag}, f"without a {prefix} measurement in --only")
+    if not set(names) & EVERY_CORE:
+        refuse_unused({"jobs": "--jobs"}, f"without {' or '.join(sorted(EVERY_CORE))} in --only")
     check_time("--deals", n_deals, "deal", jobs)
     check_time("--playouts", playouts, "playout", jobs)
     timed = sum(name.startswith("advise_seconds_random") for name in names)

@@ -24,6 +24,7 @@ from tarot_advisor.cli.options import (
     json_option,
     players_option,
     quiet_option,
+    refuse_unused,
     seed_option,
 )
 from tarot_advisor.cli.progress import progress
@@ -180,6 +181,12 @@ def duel(
     """
     a = _either(policy, a_alias, "--policy")
     b = _either(against, b_alias, "--against")
+    if not Contract(contract).takes_chien:
+        ecarts = {"ecart_a": "--ecart", "ecart_b": "--against-ecart"}
+        refuse_unused(ecarts, f"in a {Contract(contract).label}, where nobody makes an écart")
+    for flag, fixed in (("--taker", fixed_taker), ("--defence", fixed_defence)):
+        if fixed == b:
+            fail(f"{flag} {b} is B (--against), which it is by default: leave it out")
     check_time("--deals", n_deals, "duel deal", jobs)
     if dump_deals is not None:
         check_output_file("--dump-deals", dump_deals)

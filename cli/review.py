@@ -221,6 +221,8 @@ def main(
         except OSError as error:
             fail(f"could not write the page to {html_path}: {error.strerror}", 1)
         click.echo(f"Page written to {html_path}", err=True)
+    elif html_path is not None:
+        click.echo(f"No page written to {html_path}: no deal could be reviewed", err=True)
     sys.exit(code)
 
 

@@ -219,6 +219,9 @@ MEASUREMENTS: dict[str, Measurement] = {
     ),
 }
 """Name → measurement, run in this order; the name is the JSON key of the result."""
+EVERY_CORE = frozenset({"deals_per_second", "playouts_per_second"})
+"""The measurements run on the bench's ``jobs`` workers; the others run on one core, or time
+``tarot-advise`` as a user runs it (its own default: every core)."""
 
 
 def players_played(names: Iterable[str]) -> tuple[int, ...]:

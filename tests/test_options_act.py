@@ -157,10 +157,20 @@ def test_seats_are_said_to_be_the_records_where_a_user_meets_them() -> None:
     [
         (["bench", "--only", "advise_seconds", "--deals", "5"], "--deals cannot act without a"),
         (["bench", "--only", "deals_per_second", "--playouts", "5"], "--playouts cannot act"),
+        (["bench", "--only", "deals_per_second_one_core", "--jobs", "2"],
+         "--jobs cannot act without deals_per_second or playouts_per_second in --only"),
         (["pointcount", "--study", "s", "--hands", "5", "--out", "o"], "--hands cannot act with"),
         (["pointcount", "--study", "s", "--resume", "--out", "o"], "--resume cannot act with"),
         (["thresholds", "--backend", "dask", "--scheduler", "tcp://x:1", "--jobs", "2", "--out",
           "o"], "--jobs cannot act with --scheduler"),
+        (["duel", "--policy", "greedy", "--against", "greedy", "--contract", "garde_sans",
+          "--ecart", "short-suits"], "--ecart cannot act in a Garde Sans, where nobody makes an"),
+        (["duel", "--policy", "greedy", "--against", "simple", "--contract", "garde_contre",
+          "--against-ecart", "greedy"], "--against-ecart cannot act in a Garde Contre"),
+        (["duel", "--policy", "greedy", "--against", "simple", "--taker", "simple"],
+         "--taker simple is B (--against), which it is by default: leave it out"),
+        (["duel", "--policy", "greedy", "--against", "simple", "--defence", "simple"],
+         "--defence simple is B (--against)"),
     ],
 )  # fmt: skip
 def test_a_report_option_that_cannot_act_is_refused(arguments: list[str], message: str) -> None:

@@ -112,9 +112,12 @@ def test_an_illegal_record_exits_1_with_the_replays_sentence(tmp_path: Path) -> 
     data["tricks"][0][1], data["tricks"][1][1] = data["tricks"][1][1], data["tricks"][0][1]
     path = tmp_path / "illegal.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    result = CliRunner().invoke(main, [str(path), "--samples", "20"])
+    page = tmp_path / "review.html"
+    result = CliRunner().invoke(main, [str(path), "--samples", "20", "--html", str(page)])
     assert result.exit_code == 1
     assert "illegal" in result.stderr and "Traceback" not in result.output
+    assert f"No page written to {page}: no deal could be reviewed" in result.stderr
+    assert not page.exists()
 
 
 def test_unreadable_input_exits_2_in_one_sentence(tmp_path: Path) -> None:

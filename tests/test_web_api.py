@@ -306,3 +306,18 @@ def test_a_job_that_compiles_the_engine_says_so_beside_its_progress(monkeypatch)
         jobs.close()
     assert first["note"] == "The first run for 3 players compiles the engine: up to a minute, once."
     assert "note" not in again
+
+
+def test_open_without_a_browser_says_to_open_the_page_yourself(monkeypatch) -> None:
+    from tarot_advisor.cli.web import server
+
+    def stop_at_once(self) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(server, "start_workers", lambda: 0)
+    monkeypatch.setattr(server.webbrowser, "open", lambda url: False)  # none on this machine
+    monkeypatch.setattr(server.Server, "serve_forever", stop_at_once)
+    result = CliRunner().invoke(web, ["--port", "0", "--open"])
+    assert result.exit_code == 0
+    url = result.stdout.split("open ", 1)[1].split(" ", 1)[0]
+    assert f"no web browser found here to open: open {url} yourself" in result.stderr

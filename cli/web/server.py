@@ -215,8 +215,8 @@ def main(host: str, port: int, open_browser: bool) -> None:
     start_workers()  # before any thread: the jobs' threads hand their chunks to these
     url = f"http://{host}:{server.server_address[1]}/"
     click.echo(f"tarot-web: open {url} in your browser (Ctrl-C stops the server)")
-    if open_browser:
-        webbrowser.open(url)
+    if open_browser and not webbrowser.open(url):
+        click.echo(f"tarot-web: no web browser found here to open: open {url} yourself", err=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
