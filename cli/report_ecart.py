@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.cli.errors import fail
 from tarot_advisor.cli.limits import check_time
 from tarot_advisor.cli.options import (
     check_timings,
@@ -17,7 +18,7 @@ from tarot_advisor.cli.options import (
     timings_option,
 )
 from tarot_advisor.cli.progress import progress
-from tarot_advisor.reports.ecart_ideas import MIN_HANDS, check_ideas
+from tarot_advisor.reports.ecart_ideas import MIN_HANDS, IdeasError, check_ideas
 from tarot_advisor.reports.formatting import counted
 
 
@@ -76,16 +77,19 @@ def ecart_ideas(
     with progress(
         hands, "écart ideas", show=show_progress, unit="hands", players=int(players)
     ) as bar:
-        result = check_ideas(
-            int(players),
-            contract=Contract(contract),
-            hands=hands,
-            samples=samples,
-            min_points=min_points,
-            seed=seed,
-            jobs=jobs,
-            on_done=bar,
-        )
+        try:
+            result = check_ideas(
+                int(players),
+                contract=Contract(contract),
+                hands=hands,
+                samples=samples,
+                min_points=min_points,
+                seed=seed,
+                jobs=jobs,
+                on_done=bar,
+            )
+        except IdeasError as error:
+            fail(str(error))
     if as_json:
         click.echo(json_document(result.to_dict(), timings, result.seconds))
         return

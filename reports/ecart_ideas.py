@@ -28,7 +28,13 @@ from tarot_advisor.analyzer.playout.deal import deal
 from tarot_advisor.analyzer.stats import Estimate
 
 DRAWN = 4000
-"""Deals drawn to find the hands: enough for 60 hands of 40 points many times over."""
+"""Deals drawn at a time to find the hands: enough for 60 hands of 40 points many times over."""
+MOST_DRAWN = 100 * DRAWN
+"""The most deals drawn to find them: rarer hands are refused (:class:`IdeasError`)."""
+
+
+class IdeasError(ValueError):
+    """A study that cannot be made as asked, with the sentence that says why."""
 
 
 MIN_HANDS = 5
@@ -108,6 +114,26 @@ def family(idea: str) -> str:
     return idea
 
 
+def study_hands(
+    rng: np.random.Generator, players: int, hands: int, min_points: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The first ``hands`` seat-0 hands of at least ``min_points`` points of random deals drawn
+    :data:`DRAWN` at a time, each with its deal's chien ((h,) and (c,) uint8 card ids); raises
+    :class:`IdeasError` where :data:`MOST_DRAWN` deals do not hold that many."""
+    found: list[tuple[np.ndarray, np.ndarray]] = []
+    for _ in range(MOST_DRAWN // DRAWN):
+        deals = deal(rng, DRAWN, players, reject_petit_sec=True)
+        points, _ = point_counts(deals.hands[:, 0])
+        rows = np.flatnonzero(points >= min_points)[: hands - len(found)]
+        found += [(deals.hands[row, 0], deals.chien[row]) for row in rows]
+        if len(found) == hands:
+            return found
+    raise IdeasError(
+        f"hands of {min_points} points or more are too rare: {len(found)} in {MOST_DRAWN:,} "
+        f"random deals, not the {hands} asked for (--hands); ask for fewer, or lower --min-points"
+    )
+
+
 def check_ideas(
     players: int = 4,
     *,
@@ -123,15 +149,12 @@ def check_ideas(
     docstring); ``jobs``: the workers of each hand's analysis (never changes the numbers);
     ``on_done`` receives the number of hands finished so far."""
     start = time.perf_counter()
-    rng = np.random.default_rng(seed)
-    deals = deal(rng, DRAWN, players, reject_petit_sec=True)
-    points, _ = point_counts(deals.hands[:, 0])
-    rows = np.flatnonzero(points >= min_points)[:hands]
     gains: dict[str, list[float]] = defaultdict(list)
-    for done, row in enumerate(rows, start=1):
+    studied = study_hands(np.random.default_rng(seed), players, hands, min_points)
+    for done, (hand, chien) in enumerate(studied, start=1):
         analysis = analyse_ecart(
-            deals.hands[row, 0].tolist(),
-            deals.chien[row].tolist(),
+            hand.tolist(),
+            chien.tolist(),
             players,
             contract=contract,
             samples=samples,
@@ -154,7 +177,7 @@ def check_ideas(
     return IdeasCheck(
         players=players,
         contract=contract,
-        hands=len(rows),
+        hands=len(studied),
         samples=samples,
         min_points=min_points,
         seed=seed,
