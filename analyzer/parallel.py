@@ -64,6 +64,12 @@ def choose_jobs(jobs: int) -> int:
     return jobs
 
 
+def workers_for(jobs: int, chunks: int) -> int:
+    """The workers a local run of ``chunks`` chunks on ``jobs`` uses: no more than the chunks
+    (one chunk, or none, runs in this process)."""
+    return min(choose_jobs(jobs), max(chunks, 1))
+
+
 def chunk_sizes(n_items: int, chunk_size: int | Sequence[int]) -> list[int]:
     """The sizes of the chunks: ``chunk_size`` each, the last one holding the remainder; or,
     given a sequence, those sizes (which must add up to ``n_items``)."""
@@ -225,7 +231,7 @@ def iter_chunks(
     wanted = range(len(sizes)) if indices is None else indices
     backend = backend or DEFAULT_BACKEND
     local = backend in LOCAL_BACKENDS
-    workers = min(choose_jobs(jobs), max(len(wanted), 1)) if local else -1
+    workers = workers_for(jobs, len(wanted)) if local else -1
     calls = ((k, task, chunk_seed(seed, first_chunk + k), sizes[k], task_kwargs) for k in wanted)
     # Their kernels are loaded; this process may have run none (0.2-0.4 s to load them).
     waiting = backend == FORK and choose_jobs(jobs) > 1 and choose_jobs(jobs) in _POOL

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from tarot_advisor.analyzer.parallel import workers_for
 from tarot_advisor.cli.errors import Group, fail
 from tarot_advisor.cli.limits import check_time, prepare_output_folder
 from tarot_advisor.cli.options import (
@@ -86,10 +87,10 @@ def deals(
     except OSError as error:
         fail(f"cannot write the report into {out}: {error.strerror}")
     click.echo(f"Report: {out / 'report.html'} (charts, CSV tables and summary.json beside it)")
+    workers = counted(workers_for(jobs, -(-study.deals // CHUNK_SIZE)), "worker")
     click.echo(
         f"{counted(study.deals, 'deal')} for {study.players} players in {study.seconds:.2f} s "
-        f"({study.deals_per_second:,.0f} deals/s on {jobs} worker{'s' if jobs > 1 else ''}), "
-        f"seed {seed}"
+        f"({study.deals_per_second:,.0f} deals/s on {workers}), seed {seed}"
     )
     worst = largest_z(stats)
     if worst is not None:

@@ -25,11 +25,12 @@ REQUIRED_NAMES = (
 def test_the_report_writes_every_file_with_the_required_keys(tmp_path):
     out = tmp_path / "deals"
     result = CliRunner().invoke(
-        main, ["deals", "--players", "4", "--deals", "3000", "--seed", "3", "--jobs", "1",
+        main, ["deals", "--players", "4", "--deals", "3000", "--seed", "3", "--jobs", "2",
                "--out", str(out)]
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "report.html" in result.output and "seed 3" in result.output
+    assert "deals/s on 1 worker)" in result.output  # one chunk of 50,000: one worker, not 2
     assert "Largest |z|" in result.output
     for name in ("report.html", "summary.json", "stats.csv", "point_counts.csv",
                  "trumps_in_hand.png", "point_count.png"):  # fmt: skip
