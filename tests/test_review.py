@@ -165,6 +165,9 @@ def test_a_records_auction_is_every_players_bid_and_the_taker_heard_those_before
     for words in ([1, 2], [None], [["garde"]]):
         with pytest.raises(ReviewError, match="is not a bid"):
             heard_bids({**data, "bids": words, "dealer": 0}, game, 1)
+    for bids in (1, {"garde": 1}):
+        with pytest.raises(ReviewError, match="bids: expected a list of bids or a string of them"):
+            heard_bids({**data, "bids": bids, "dealer": 0}, game, 1)
 
 
 def test_a_seat_in_other_digits_is_one_sentence(tmp_path: Path) -> None:

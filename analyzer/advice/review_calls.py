@@ -61,6 +61,8 @@ def heard_bids(data: dict, game: Game, position: int | None) -> tuple[str, ...] 
         return None
     if position is None:
         raise ReviewError("bids: give the dealer too, to place the taker in the auction")
+    if not isinstance(bids, (str, list)):
+        raise ReviewError(f"bids: expected a list of bids or a string of them, got {bids!r}")
     try:
         spoken = [BIDS[index] for index in parse_bids(bids, game.players, whole=True)]
     except (AuctionError, TypeError) as error:
