@@ -10,7 +10,6 @@ with ``--study``, then fits and writes the report. Registered on the ``tarot-rep
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 
 import click
@@ -54,9 +53,10 @@ from tarot_advisor.reports.pointcount import (
 from tarot_advisor.reports.pointcount_fit import METHOD_LABELS
 from tarot_advisor.reports.thresholds_folder import (
     HANDS_FILE,
-    RUN_FILE,
     StudyFolderError,
     assemble,
+    missing_chunks,
+    read_run,
     run_study,
 )
 
@@ -65,8 +65,10 @@ def _finished(folder: Path, parameters: StudyParameters) -> bool:
     """Whether ``folder`` holds this study finished (its hands.csv written): then it is read as
     it is, even if the analyser's code has changed since (nothing would be mixed)."""
     try:
-        run = json.loads((folder / RUN_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        run = read_run(folder)
+    except StudyFolderError:
+        return False  # then resuming says what is wrong with it
+    if run is None:
         return False
     wanted = parameters.to_dict()
     return (folder / HANDS_FILE).exists() and all(run.get(k) == v for k, v in wanted.items())
@@ -140,6 +142,10 @@ def pointcount(
             {n: f"--{n.replace('_', '-')}" for n in STUDY_RUN_OPTIONS},
             "with --study (the study given was run already, with its own)",
         )
+        refuse_unused(
+            {"show_progress": "--progress" if show_progress else "--quiet"},
+            "with --study (no study is run, so there is no progress bar)",
+        )
     # A given study is read, and the output folder made, before any work.
     study = None if study_folder is None else _read(study_folder, int(players))
     if backend == "dask" and study is None:
@@ -156,7 +162,9 @@ def pointcount(
     if study is None:
         check_study_disk(out, hands)
         folder = out / "study"
-        if not (resume and _finished(folder, parameters)):
+        if resume and _finished(folder, parameters):
+            click.echo(_study_line(folder, 0, 0.0, parameters.n_chunks), err=True)
+        else:
             _run(folder, parameters, resume, jobs, backend, scheduler, show_progress)
         study = _read(folder, int(players))
     sentence = too_small(study)
@@ -206,7 +214,9 @@ def _run(
     show_progress: bool | None,
 ) -> None:
     """Run (or finish) the thresholds study into ``folder``, then put its hands.csv together."""
-    client = dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
+    # A finished study's chunks need no cluster.
+    cluster = backend == "dask" and bool(missing_chunks(folder, parameters))
+    client = dask_client(scheduler, jobs) if cluster else contextlib.nullcontext()
     done = 0
     here = None if scheduler else parameters.players  # a cluster compiles on its own machines
     try:
@@ -234,9 +244,15 @@ def _run(
         stopped(folder, done, parameters.hands, f"a worker died ({type(error).__name__})")
     except OSError as error:
         stopped(folder, done, parameters.hands, f"cannot write into {folder}: {error.strerror}")
-    if outcome.computed and show_progress is not False:
-        click.echo(
-            f"Study: {outcome.computed} chunk(s) computed in {outcome.seconds:.1f} s"
-            + (f", {outcome.kept} resumed" if outcome.kept else ""),
-            err=True,
-        )
+    # Nothing computed is said even with --quiet: the run's options did not act.
+    if not outcome.computed or show_progress is not False:
+        click.echo(_study_line(folder, outcome.computed, outcome.seconds, outcome.kept), err=True)
+
+
+def _study_line(folder: Path, computed: int, seconds: float, kept: int) -> str:
+    """What the study run did, as ``tarot-report thresholds`` says it; when it computed
+    nothing, that the study was complete (so --jobs, --backend… had nothing to act on)."""
+    resumed = f", {kept} resumed" if kept else ""
+    if computed:
+        return f"Study: {computed} chunk(s) computed in {seconds:.1f} s{resumed}"
+    return f"Study: 0 chunk(s) computed{resumed}: the study in {folder} is complete"

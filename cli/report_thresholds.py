@@ -45,7 +45,12 @@ from tarot_advisor.cli.study_run import (
 )
 from tarot_advisor.reports.formatting import counted, play_text
 from tarot_advisor.reports.thresholds import unfitted_sentence, write_report
-from tarot_advisor.reports.thresholds_folder import StudyFolderError, assemble, run_study
+from tarot_advisor.reports.thresholds_folder import (
+    StudyFolderError,
+    assemble,
+    missing_chunks,
+    run_study,
+)
 
 
 @command()
@@ -116,7 +121,9 @@ def thresholds(
     check_study_size(hands, samples, jobs, scheduler, parameters.sides)
     prepare_output_folder("--out", out)
     check_study_disk(out, hands)
-    client = dask_client(scheduler, jobs) if backend == "dask" else contextlib.nullcontext()
+    # A finished study's chunks need no cluster.
+    cluster = backend == "dask" and bool(missing_chunks(out, parameters))
+    client = dask_client(scheduler, jobs) if cluster else contextlib.nullcontext()
     done = 0
     here = None if scheduler else int(players)  # a cluster compiles on its own machines
     try:

@@ -41,7 +41,13 @@ from tarot_advisor.reports.pointcount_fit import (
     held_out_table,
     study_hands,
 )
-from tarot_advisor.reports.thresholds_folder import HANDS_FILE, RUN_FILE
+from tarot_advisor.reports.thresholds_folder import (
+    HANDS_FILE,
+    RUN_FILE,
+    StudyFolderError,
+    read_run,
+    run_parameters,
+)
 
 SEED_LINES = SeedLines(PRISE_FROM, GARDE_FROM, GARDE_SANS_FROM, GARDE_CONTRE_FROM)
 
@@ -61,26 +67,38 @@ class Study:
     frame: pd.DataFrame
 
 
+LEGACY_PLAY = {"taker": "greedy", "defence": "greedy"}
+"""The play of a study stored before the play was part of its parameters: the greedy's."""
+FIT_COLUMNS = (
+    "hand_id",
+    "hand",
+    "points",
+    "points_with_distribution",
+    *(f"expected_score_{c}" for c in BIDS[1:]),
+    "best_contract",
+)
+"""The columns of ``hands.csv`` the fit reads."""
+
+
 def read_study(folder: Path) -> Study:
-    """The finished study in ``folder`` (its ``run.json`` and ``hands.csv``)."""
+    """The finished study in ``folder`` (its ``run.json`` and ``hands.csv``); raises
+    :class:`PointCountError`, in one sentence, when either is missing or unusable."""
+    for name in (RUN_FILE, HANDS_FILE):
+        if not (folder / name).exists():
+            raise PointCountError(
+                f"{folder} holds no finished thresholds study ({name} is missing)"
+            )
     try:
-        run = json.loads((folder / RUN_FILE).read_text(encoding="utf-8"))
-        frame = pd.read_csv(folder / HANDS_FILE, keep_default_na=False, na_values=[""])
-    except FileNotFoundError as error:
-        raise PointCountError(
-            f"{folder} holds no finished thresholds study ({Path(error.filename).name} is missing)"
-        ) from None
-    except (json.JSONDecodeError, UnicodeDecodeError, pd.errors.ParserError) as error:
-        raise PointCountError(f"{folder} holds an unreadable study ({error})") from None
-    fields = StudyParameters.__dataclass_fields__
-    # A study stored before the play was part of its parameters was played by the greedy.
-    played = {"taker": "greedy", "defence": "greedy"}
-    parameters = StudyParameters(**{**played, **{k: run[k] for k in fields if k in run}})
+        run = read_run(folder) or {}
+        parameters = run_parameters(folder / RUN_FILE, {**LEGACY_PLAY, **run})
+    except StudyFolderError as error:
+        raise PointCountError(str(error)) from None
     if parameters.min_points:
         raise PointCountError(
             f"the study in {folder} holds only hands of {parameters.min_points} points or more: "
             "a point count is fitted on uniform hands (a study without --min-points)"
         )
+    frame = _read_hands(folder / HANDS_FILE)
     if len(frame) != parameters.hands:
         raise PointCountError(
             f"{folder / HANDS_FILE} holds {len(frame)} hands, not {parameters.hands}"
@@ -88,6 +106,24 @@ def read_study(folder: Path) -> Study:
     return Study(
         folder, parameters, str(run.get("code")), float(run.get("compute_seconds", 0)), frame
     )
+
+
+def _read_hands(path: Path) -> pd.DataFrame:
+    """The table of a study's ``hands.csv`` at ``path``, with the columns the fit reads."""
+    try:
+        frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    except pd.errors.EmptyDataError:
+        raise PointCountError(f"{path} is empty: it holds no study's hands") from None
+    except (UnicodeDecodeError, pd.errors.ParserError) as error:
+        raise PointCountError(f"{path.parent} holds an unreadable study ({error})") from None
+    except OSError as error:
+        raise PointCountError(f"cannot read {path}: {error.strerror or error}") from None
+    missing = [name for name in FIT_COLUMNS if name not in frame.columns]
+    if missing:
+        raise PointCountError(
+            f"{path} is not a study's hands.csv: it lacks the column(s) {', '.join(missing)}"
+        )
+    return frame
 
 
 MIN_HANDS = 10 * FOLDS
@@ -159,7 +195,12 @@ class PointCountResult:
 
 def fit_study(study: Study) -> PointCountResult:
     """Cross-validate every method, then fit the shipped count on all the hands."""
-    hands = study_hands(study.frame, study.parameters.players)
+    try:
+        hands = study_hands(study.frame, study.parameters.players)
+    except (ValueError, TypeError) as error:  # a card, a count or a score that is none
+        raise PointCountError(
+            f"{study.folder / HANDS_FILE} holds a value no study writes ({error})"
+        ) from None
     held_out = held_out_table(hands, held_out_bids(hands))
     table = fit_table(hands, provenance(study, held_out))
     return PointCountResult(table, fit_seed_lines(hands), held_out, hands)

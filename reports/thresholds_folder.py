@@ -20,7 +20,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from tarot_advisor.analyzer.studies.study import StudyParameters, code_version, run_chunks
+from tarot_advisor.analyzer.game import PlayerCountError
+from tarot_advisor.analyzer.studies.study import (
+    StudyError,
+    StudyParameters,
+    code_version,
+    columns,
+    run_chunks,
+)
 from tarot_advisor.reports.files import write_text
 
 RUN_FILE = "run.json"
@@ -52,13 +59,66 @@ def chunk_path(out: Path, index: int) -> Path:
 
 
 def read_run(out: Path) -> dict | None:
+    """The JSON object of ``out``'s ``run.json``, or None when there is none; raises
+    :class:`StudyFolderError` when the file cannot be read or holds no JSON object."""
     path = out / RUN_FILE
     if not path.exists():
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        run = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise StudyFolderError(f"{path} is not a study's run.json ({error})") from None
+    except OSError as error:
+        raise StudyFolderError(f"cannot read {path}: {error.strerror or error}") from None
+    if not isinstance(run, dict):
+        raise StudyFolderError(
+            f"{path} is not a study's run.json (it holds {_json_kind(run)}, not an object of "
+            "the study's parameters)"
+        )
+    return run
+
+
+def _json_kind(value: object) -> str:
+    if value is None:
+        return "null"
+    kinds = {bool: "true or false", str: "a string", list: "a list"}
+    return next((kind for t, kind in kinds.items() if isinstance(value, t)), "a number")
+
+
+REQUIRED = ("players", "hands", "samples", "seed")
+"""The parameters every ``run.json`` records (the others have defaults)."""
+
+
+def run_parameters(path: Path, run: dict) -> StudyParameters:
+    """The parameters ``run`` (the object read from ``path``, a ``run.json``) records; raises
+    :class:`StudyFolderError`, naming ``path``, when they are missing, of the wrong type or
+    out of range."""
+    fields = StudyParameters.__dataclass_fields__
+    problem = _run_problem(run)
+    if problem is None:
+        try:
+            return StudyParameters(**{key: run[key] for key in fields if key in run})
+        except (StudyError, PlayerCountError) as error:
+            problem = str(error)
+    raise StudyFolderError(f"{path} is not a study's run.json ({problem})")
+
+
+def _run_problem(run: dict) -> str | None:
+    """What is wrong with the keys and types of ``run``, or None."""
+    missing = [key for key in REQUIRED if key not in run]
+    if missing:
+        return f"it lacks {', '.join(missing)}"
+    for key in StudyParameters.__dataclass_fields__:
+        value = run.get(key)
+        if key not in run or (key == "chunk_hands" and value is None):
+            continue
+        text = key in ("taker", "defence")
+        if isinstance(value, bool) or not isinstance(value, str if text else int):
+            return f"{key} is {json.dumps(value)}, not {'a name' if text else 'a whole number'}"
+    seconds = run.get("compute_seconds", 0.0)
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        return f"compute_seconds is {json.dumps(seconds)}, not a number"
+    return None
 
 
 def _holds_results(out: Path) -> bool:
@@ -75,10 +135,13 @@ def prepare_folder(out: Path, parameters: StudyParameters, *, resume: bool) -> N
     """Check that ``out`` can take this run and record its parameters in ``run.json``.
 
     Raises :class:`StudyFolderError` when ``out`` holds results and ``resume`` is false, holds
-    results but no study to resume, or holds a study with other parameters.
+    results but no study to resume, a ``run.json`` that is no study's (:func:`run_parameters`),
+    or a study with other parameters.
     """
     wanted = parameters.to_dict()
     previous = read_run(out) if resume else None
+    if previous is not None:
+        run_parameters(out / RUN_FILE, previous)
     if previous is None and out.exists() and _holds_results(out):
         if resume:
             raise StudyFolderError(
@@ -141,7 +204,10 @@ def run_study(
     start = time.perf_counter()
     computed = 0
     try:
-        for index, frame in run_chunks(parameters, todo, jobs=jobs, backend=backend):
+        # Nothing to compute: no workers asked for (a Dask backend may have no client then).
+        for index, frame in (
+            run_chunks(parameters, todo, jobs=jobs, backend=backend) if todo else ()
+        ):
             text = frame.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
             write_text(chunk_path(out, index), text)
             computed += 1
@@ -170,10 +236,37 @@ def assemble(out: Path, parameters: StudyParameters) -> pd.DataFrame:
         )
     parts = []
     for index in range(parameters.n_chunks):
-        text = chunk_path(out, index).read_text(encoding="utf-8")
-        header, _, body = text.partition("\n")
+        header, body = _chunk_text(out, parameters, index)
         if index == 0:
             parts.append(header + "\n")
         parts.append(body)
     write_text(out / HANDS_FILE, "".join(parts))
     return pd.read_csv(out / HANDS_FILE, keep_default_na=False, na_values=[""])
+
+
+def _chunk_text(out: Path, parameters: StudyParameters, index: int) -> tuple[str, str]:
+    """The header and the rows of chunk ``index``; raises :class:`StudyFolderError`, naming the
+    file, when it cannot be read or is not the chunk it should be (the study's columns, one
+    whole line a hand). Chunks are written whole, so such a file was damaged afterwards: it is
+    not recomputed unasked, nor its hands silently left out."""
+    path = chunk_path(out, index)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        problem = "it is not UTF-8 text"
+    except OSError as error:
+        raise StudyFolderError(f"cannot read {path}: {error.strerror or error}") from None
+    else:
+        header, _, body = text.partition("\n")
+        rows, wanted = body.count("\n"), parameters.chunk_hands_of(index)
+        if not text:
+            problem = "it is empty"
+        elif header != ",".join(columns(parameters.players)):
+            problem = "its header is not the study's columns"
+        elif rows != wanted or not body.endswith("\n"):
+            problem = f"it holds {rows} whole line(s) of hands, not {wanted}"
+        else:
+            return header, body
+    raise StudyFolderError(
+        f"{path} is damaged ({problem}): delete it and run again with --resume to compute it again"
+    )

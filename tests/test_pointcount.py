@@ -29,6 +29,7 @@ from tarot_advisor.analyzer.advice.calibrated import (
 from tarot_advisor.analyzer.advice.heuristic import bid
 from tarot_advisor.analyzer.cards import parse_cards
 from tarot_advisor.analyzer.game import BIDS
+from tarot_advisor.analyzer.studies.study import StudyParameters, columns
 from tarot_advisor.cli.report import main as report
 from tarot_advisor.reports.pointcount_fit import SeedLines, bids_of, fit_lines
 
@@ -183,6 +184,16 @@ def test_a_small_fixed_seed_run_rebuilds_the_same_table(tmp_path):
     )
     assert again.exit_code == 0, again.output
     assert (tmp_path / "one" / "pointcount-4.json").read_text(encoding="utf-8") == one
+    # It computes nothing, and says so even with --quiet: the run's options did not act.
+    done = f"Study: 0 chunk(s) computed, 4 resumed: the study in {tmp_path / 'one' / 'study'}"
+    assert again.stderr == f"{done} is complete\n"
+    (tmp_path / "one" / "study" / "hands.csv").unlink()  # its chunks put together again
+    again = CliRunner().invoke(
+        report, ["pointcount", *SMALL_RUN, "--resume", "--out", str(tmp_path / "one")]
+    )
+    assert again.exit_code == 0, again.output
+    assert again.stderr == f"{done} is complete\n"
+    assert (tmp_path / "one" / "pointcount-4.json").read_text(encoding="utf-8") == one
 
 
 def test_a_folder_without_a_study_is_one_sentence_and_exit_2(tmp_path):
@@ -218,6 +229,120 @@ def test_a_study_of_other_players_is_refused(tmp_path):
     )  # fmt: skip
     assert result.exit_code == 2
     assert "is of 4 players, not 5" in result.stderr
+
+
+def study_folder(folder: Path, run: object = None, hands: str | None = None) -> Path:
+    """A finished study's folder as a run of ``STUDY`` leaves it, written by hand (no play):
+    ``run`` replaces its ``run.json`` (a JSON value, or text when a string), ``hands`` its
+    ``hands.csv``."""
+    folder.mkdir(parents=True)
+    if run is None:
+        run = {**STUDY.to_dict(), "code": "0123456789abcdef", "compute_seconds": 1.5}
+    text = run if isinstance(run, str) else json.dumps(run)
+    (folder / "run.json").write_text(text, encoding="utf-8")
+    if hands is None:
+        row = f"0,{GARDE_HAND},1,54,58,garde,{'1,' * 8}0,0,pass"
+        hands = ",".join(columns(4)) + "\n" + "\n".join([row] * STUDY.hands) + "\n"
+    (folder / "hands.csv").write_text(hands, encoding="utf-8")
+    return folder
+
+
+STUDY = StudyParameters(4, hands=3, samples=10, seed=7, taker="greedy", defence="greedy")
+"""The parameters of :func:`study_folder`."""
+
+
+def fit_on(study: Path, *extra: str):
+    return CliRunner().invoke(report, ["pointcount", "--study", str(study), "--out",
+                                       str(study.parent / "out"), *extra])  # fmt: skip
+
+
+def assert_one_error_line(result, *parts: str) -> None:
+    """Exit 2 with one line, ``Error: …``, that holds every one of ``parts``."""
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.output
+    for part in parts:
+        assert part in result.stderr, result.stderr
+
+
+def test_a_well_formed_study_folder_is_read_up_to_its_size(tmp_path):
+    # The folder the tests below break: whole, it is read, and found too small to fit on.
+    result = fit_on(study_folder(tmp_path / "study"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Too few hands to fit a point count: 3 hands")
+
+
+@pytest.mark.parametrize(
+    ("hands", "what"),
+    [
+        ("", "hands.csv is empty: it holds no study's hands"),
+        (",".join(columns(4)) + "\n", "hands.csv holds 0 hands, not 3"),
+        ("hand_id,hand\n0,21\n1,20\n2,19\n", "hands.csv is not a study's hands.csv: it lacks "
+         "the column(s) points, points_with_distribution, expected_score_prise"),
+        ('hand_id,hand\n0,"21\n', "holds an unreadable study"),
+    ],
+)  # fmt: skip
+def test_a_broken_hands_csv_is_one_sentence_naming_it(tmp_path, hands, what):
+    study = study_folder(tmp_path / "study", hands=hands)
+    assert_one_error_line(fit_on(study), str(study), what)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_value_no_study_writes_is_one_sentence_naming_the_file(tmp_path):
+    # Big enough to be fitted on (60 hands, 30 worth a bid), but hand 3 is no hand.
+    run = {**STUDY.to_dict(), "hands": 60, "code": "0123456789abcdef"}
+    rows = [f"{i},{'zz' if i == 3 else GARDE_HAND},1,54,58,garde,{'1,' * 4}10,20,-5,-9,0,0,"
+            f"{'garde' if i % 2 else 'pass'}" for i in range(60)]  # fmt: skip
+    study = study_folder(tmp_path / "study", run, "\n".join([",".join(columns(4)), *rows]))
+    result = fit_on(study)
+    assert_one_error_line(result, f"{study / 'hands.csv'} holds a value no study writes", "'zz'")
+    assert not list((tmp_path / "out").iterdir())  # no table, card or report
+
+
+@pytest.mark.parametrize(
+    ("run", "what"),
+    [
+        ({**STUDY.to_dict(), "players": 7}, "French Tarot is played by 3, 4 or 5 players, not 7"),
+        ([], "it holds a list, not an object of the study's parameters"),
+        ({}, "it lacks players, hands, samples, seed"),
+        (None, "it holds null, not an object of the study's parameters"),
+        ("null", "it holds null, not an object of the study's parameters"),
+        ({**STUDY.to_dict(), "hands": "60"}, 'hands is "60", not a whole number'),
+        ({**STUDY.to_dict(), "taker": True}, "taker is true, not a name"),
+        ({**STUDY.to_dict(), "compute_seconds": "1 s"}, 'compute_seconds is "1 s", not a number'),
+        ("{players: 4}", "Expecting property name"),
+    ],
+)
+def test_a_broken_run_json_is_one_sentence_naming_it(tmp_path, run, what):
+    study = study_folder(tmp_path / "study", json.dumps(run) if run is None else run)
+    assert_one_error_line(fit_on(study), f"{study / 'run.json'} is not a study's run.json", what)
+
+
+@pytest.mark.parametrize("option", ["--progress", "--quiet"])
+def test_a_progress_bar_option_is_refused_with_a_given_study(tmp_path, option):
+    # No study is run, so there is no progress bar to show or hide.
+    result = fit_on(study_folder(tmp_path / "study"), option)
+    assert_one_error_line(result, f"{option} cannot act with --study", "leave it out")
+
+
+def test_resuming_a_finished_study_says_nothing_was_computed(tmp_path, monkeypatch):
+    from tarot_advisor.cli import report_pointcount
+
+    def no_run(*arguments):
+        raise AssertionError("the finished study was run again")
+
+    monkeypatch.setattr(report_pointcount, "_run", no_run)
+    study_folder(tmp_path / "study")
+    arguments = ["--players", "4", "--hands", "3", "--samples", "10", "--seed", "7"]
+    arguments += ["--taker", "greedy", "--defence", "greedy", "--jobs", "2", "--quiet"]
+    result = CliRunner().invoke(
+        report, ["pointcount", *arguments, "--resume", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        f"Study: 0 chunk(s) computed, 1 resumed: the study in {tmp_path / 'study'} is complete\n"
+    )
+    assert result.stdout.startswith("Too few hands to fit a point count: 3 hands")
 
 
 if __name__ == "__main__":

@@ -307,3 +307,87 @@ def test_a_study_too_small_to_fill_a_bin_still_writes_its_report(tmp_path):
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["taker"] == summary["defence"] == "lookahead"
     assert summary["chunk_hands"] == 4  # smaller chunks of slower work
+
+
+def _copy(study: Path, out: Path) -> Path:
+    for name, data in _files(study).items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_bytes(data)
+    return out
+
+
+def _one_error_line(result, *parts: str) -> None:
+    """Exit 2 with one line, ``Error: …``, that holds every one of ``parts``."""
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.output
+    for part in parts:
+        assert part in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("[]", "it holds a list, not an object of the study's parameters"),
+        ("null", "it holds null, not an object of the study's parameters"),
+        ('"a study"', "it holds a string, not an object of the study's parameters"),
+        ("players: 4", "Expecting value"),
+        ("{}", "it lacks players, hands, samples, seed"),
+        ('{"players": 4, "hands": "24", "samples": 50, "seed": 11}', 'hands is "24"'),
+    ],
+)
+def test_resuming_over_a_broken_run_json_is_one_sentence_naming_it(
+    small_study, tmp_path, text, what
+):
+    out = _copy(small_study, tmp_path / "broken")
+    (out / "run.json").write_text(text + "\n")
+    chunks = {k: chunk_path(out, k).read_bytes() for k in range(3)}
+    result = _run_cli(out, "--resume")
+    _one_error_line(result, f"{out / 'run.json'} is not a study's run.json ({what}")
+    assert {k: chunk_path(out, k).read_bytes() for k in range(3)} == chunks  # nothing lost
+
+
+@pytest.mark.parametrize(
+    ("index", "text", "what"),
+    [
+        (0, "x,y\n", "its header is not the study's columns"),
+        (2, ",".join(columns(4)) + "\n", "it holds 0 whole line(s) of hands, not 8"),
+        (1, "", "it is empty"),
+        (1, None, "it holds 4 whole line(s) of hands, not 8"),  # cut inside its 5th row
+        (2, b"\xff\xfe", "it is not UTF-8 text"),
+    ],
+)
+def test_resuming_over_a_damaged_chunk_is_one_sentence_naming_it(
+    small_study, tmp_path, index, text, what
+):
+    out = _copy(small_study, tmp_path / "damaged")
+    path = chunk_path(out, index)
+    if text is None:
+        lines = path.read_text(encoding="utf-8").split("\n")
+        path.write_text("\n".join(lines[:5]) + "\n" + lines[5][:20], encoding="utf-8")
+    elif isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    before = _files(out)
+    result = _run_cli(out, "--resume")
+    _one_error_line(result, f"{path} is damaged ({what})", "delete it", "--resume")
+    assert _files(out) == before  # no hands.csv, report or chunk rewritten from a damaged chunk
+    # As the sentence says: without the damaged file, resuming computes it again.
+    path.unlink()
+    assert _run_cli(out, "--resume").exit_code == 0
+    assert (out / "hands.csv").read_bytes() == (small_study / "hands.csv").read_bytes()
+
+
+def test_resuming_a_finished_study_on_dask_starts_no_cluster(small_study, tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from tarot_advisor.cli import report_thresholds
+
+    def no_cluster(scheduler, jobs):
+        raise AssertionError("a cluster was started for a finished study")
+
+    monkeypatch.setattr(report_thresholds, "dask_client", no_cluster)
+    out = _copy(small_study, tmp_path / "finished")
+    result = _run_cli(out, "--resume", "--backend", "dask")
+    assert result.exit_code == 0, result.output
+    assert "0 chunk(s) computed in 0.0 s, 3 resumed" in result.stdout
