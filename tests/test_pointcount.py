@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import one_error_line
 from click.testing import CliRunner
 
 from tarot_advisor.analyzer.advice.calibrated import (
@@ -256,15 +257,6 @@ def fit_on(study: Path, *extra: str):
                                        str(study.parent / "out"), *extra])  # fmt: skip
 
 
-def assert_one_error_line(result, *parts: str) -> None:
-    """Exit 2 with one line, ``Error: …``, that holds every one of ``parts``."""
-    assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
-    assert "Traceback" not in result.output
-    for part in parts:
-        assert part in result.stderr, result.stderr
-
-
 def test_a_well_formed_study_folder_is_read_up_to_its_size(tmp_path):
     # The folder the tests below break: whole, it is read, and found too small to fit on.
     result = fit_on(study_folder(tmp_path / "study"))
@@ -284,7 +276,7 @@ def test_a_well_formed_study_folder_is_read_up_to_its_size(tmp_path):
 )  # fmt: skip
 def test_a_broken_hands_csv_is_one_sentence_naming_it(tmp_path, hands, what):
     study = study_folder(tmp_path / "study", hands=hands)
-    assert_one_error_line(fit_on(study), str(study), what)
+    one_error_line(fit_on(study), str(study), what)
     assert not (tmp_path / "out").exists()
 
 
@@ -295,7 +287,7 @@ def test_a_value_no_study_writes_is_one_sentence_naming_the_file(tmp_path):
             f"{'garde' if i % 2 else 'pass'}" for i in range(60)]  # fmt: skip
     study = study_folder(tmp_path / "study", run, "\n".join([",".join(columns(4)), *rows]))
     result = fit_on(study)
-    assert_one_error_line(result, f"{study / 'hands.csv'} holds a value no study writes", "'zz'")
+    one_error_line(result, f"{study / 'hands.csv'} holds a value no study writes", "'zz'")
     assert not list((tmp_path / "out").iterdir())  # no table, card or report
 
 
@@ -315,14 +307,14 @@ def test_a_value_no_study_writes_is_one_sentence_naming_the_file(tmp_path):
 )
 def test_a_broken_run_json_is_one_sentence_naming_it(tmp_path, run, what):
     study = study_folder(tmp_path / "study", json.dumps(run) if run is None else run)
-    assert_one_error_line(fit_on(study), f"{study / 'run.json'} is not a study's run.json", what)
+    one_error_line(fit_on(study), f"{study / 'run.json'} is not a study's run.json", what)
 
 
 @pytest.mark.parametrize("option", ["--progress", "--quiet"])
 def test_a_progress_bar_option_is_refused_with_a_given_study(tmp_path, option):
     # No study is run, so there is no progress bar to show or hide.
     result = fit_on(study_folder(tmp_path / "study"), option)
-    assert_one_error_line(result, f"{option} cannot act with --study", "leave it out")
+    one_error_line(result, f"{option} cannot act with --study", "leave it out")
 
 
 def test_resuming_a_finished_study_says_nothing_was_computed(tmp_path, monkeypatch):

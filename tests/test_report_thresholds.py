@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from cli_helpers import one_error_line
 from click.testing import CliRunner
 
 from tarot_advisor.analyzer.game import BIDS
@@ -316,15 +317,6 @@ def _copy(study: Path, out: Path) -> Path:
     return out
 
 
-def _one_error_line(result, *parts: str) -> None:
-    """Exit 2 with one line, ``Error: …``, that holds every one of ``parts``."""
-    assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
-    assert "Traceback" not in result.output
-    for part in parts:
-        assert part in result.stderr, result.stderr
-
-
 @pytest.mark.parametrize(
     ("text", "what"),
     [
@@ -343,7 +335,7 @@ def test_resuming_over_a_broken_run_json_is_one_sentence_naming_it(
     (out / "run.json").write_text(text + "\n")
     chunks = {k: chunk_path(out, k).read_bytes() for k in range(3)}
     result = _run_cli(out, "--resume")
-    _one_error_line(result, f"{out / 'run.json'} is not a study's run.json ({what}")
+    one_error_line(result, f"{out / 'run.json'} is not a study's run.json ({what}")
     assert {k: chunk_path(out, k).read_bytes() for k in range(3)} == chunks  # nothing lost
 
 
@@ -371,7 +363,7 @@ def test_resuming_over_a_damaged_chunk_is_one_sentence_naming_it(
         path.write_text(text, encoding="utf-8")
     before = _files(out)
     result = _run_cli(out, "--resume")
-    _one_error_line(result, f"{path} is damaged ({what})", "delete it", "--resume")
+    one_error_line(result, f"{path} is damaged ({what})", "delete it", "--resume")
     assert _files(out) == before  # no hands.csv, report or chunk rewritten from a damaged chunk
     # As the sentence says: without the damaged file, resuming computes it again.
     path.unlink()
