@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.parallel import workers_for
 from tarot_advisor.analyzer.studies.study import (
     MAX_MIN_POINTS,
     StudyError,
@@ -158,7 +159,9 @@ def thresholds(
         f"{outcome.computed} chunk(s) computed in {outcome.seconds:.1f} s{resumed}"
     )
     if outcome.computed == parameters.n_chunks and outcome.seconds > 0:
-        click.echo(f"{hands * samples / outcome.seconds:,.0f} hand-samples/s on {jobs} worker(s)")
+        on = f"the cluster at {scheduler}" if scheduler else ""
+        on = on or counted(workers_for(jobs, outcome.computed), "worker")
+        click.echo(f"{hands * samples / outcome.seconds:,.0f} hand-samples/s on {on}")
     fitted = summary["fitted_thresholds"]
     parts = []
     for name, fit in fitted.items():

@@ -182,6 +182,14 @@ def test_a_local_dask_cluster_gives_the_same_hands_as_loky(two_workers, tmp_path
     assert (tmp_path / "hands.csv").read_bytes() == two_workers
 
 
+def test_the_speed_is_said_on_the_workers_used_not_those_asked_for(tmp_path):
+    # One chunk of 24 hands runs in the process, whatever --jobs allows.
+    arguments = ["thresholds", *SMALL, "--chunk-hands", "24", "--jobs", "2", "--quiet"]
+    result = CliRunner().invoke(main, [*arguments, "--out", str(tmp_path / "one-chunk")])
+    assert result.exit_code == 0, result.output
+    assert "hand-samples/s on 1 worker\n" in result.stdout
+
+
 def test_a_folder_with_results_is_refused_without_resume(small_study):
     result = _run_cli(small_study)
     assert result.exit_code == 2
