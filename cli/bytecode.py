@@ -35,7 +35,10 @@ def keep_bytecode(namespace: str = NAMESPACE) -> int:
         if not source or not cached or not source.endswith(".py") or _fresh(source, cached):
             continue
         try:
-            py_compile.compile(source, cfile=cached, doraise=True)
+            # Stamped by time, as the import writes it (SOURCE_DATE_EPOCH would make it a hash,
+            # which _fresh never takes for fresh: it would be written again at every run).
+            stamp = py_compile.PycInvalidationMode.TIMESTAMP
+            py_compile.compile(source, cfile=cached, doraise=True, invalidation_mode=stamp)
         except (OSError, py_compile.PyCompileError):
             break
         written += 1

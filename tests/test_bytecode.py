@@ -59,6 +59,12 @@ def test_a_source_changed_since_gets_its_bytecode_again(package) -> None:
     assert _taken_by_the_import(package)
 
 
+def test_a_reproducible_build_still_gets_bytecode_the_import_takes(package, monkeypatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")  # py_compile's default becomes a hash
+    assert keep_bytecode("kept_pkg") == 2
+    assert keep_bytecode("kept_pkg") == 0
+
+
 def test_where_the_interpreter_writes_bytecode_nothing_is_written(package, monkeypatch) -> None:
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     assert keep_bytecode("kept_pkg") == 0

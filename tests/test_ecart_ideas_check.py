@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from tarot_advisor.analyzer.advice.heuristic import point_counts
 from tarot_advisor.analyzer.game import Contract
 from tarot_advisor.cli.report import main
-from tarot_advisor.reports.ecart_ideas import DRAWN, check_ideas, family, study_hands
+from tarot_advisor.reports.ecart_ideas import check_ideas, family, study_hands
 
 
 def test_the_voids_of_each_suit_and_the_engine_variations_are_one_idea_each():
@@ -46,10 +46,10 @@ def test_the_command_prints_a_table_or_one_json_document():
 
 
 def test_strong_hands_are_drawn_until_there_are_as_many_as_asked():
-    # 65 points or more: about 8 hands in a draw of 4,000 deals; 20 take several draws.
+    # 65 points or more: about 8 hands in each draw of 4,000 deals; 20 take several draws.
     first = study_hands(np.random.default_rng(2026), 4, 8, 65)
     hands = study_hands(np.random.default_rng(2026), 4, 20, 65)
-    assert len(hands) == 20 and DRAWN == 4000
+    assert len(hands) == 20
     assert all((a == b).all() for (a, _), (b, _) in zip(first, hands[:8], strict=True))
     assert all(point_counts(hand[None, :])[0][0] >= 65 for hand, _ in hands)
     assert all(len(hand) == 18 and len(chien) == 6 for hand, chien in hands)
