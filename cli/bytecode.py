@@ -3,10 +3,10 @@
 Where ``PYTHONDONTWRITEBYTECODE`` is set (as on this project's machines), Python compiles every
 module from its source at each import and keeps nothing. A package installed by pip comes with
 its bytecode (pip compiles it at install); an editable install, or a checkout, does not: a
-``tarot-advise`` then compiled its own 90 modules at every run, 0.2 s of its 1.1 s of imports
-(about a tenth of a four-player advice's wall time on this machine, 4 December). So a command
-ends by writing the bytecode of those of its modules whose cache is missing or out of date,
-as pip would have, and the next run reads it. Elsewhere the interpreter keeps it itself.
+``tarot-advise`` then compiled its own 71 modules at every run, 0.2 s of its 1.1 s of imports
+(this machine, 4 December). So a command ends by writing the bytecode of those of its modules
+whose cache is missing or out of date, as pip would have, and the next run reads it.
+Elsewhere the interpreter keeps it itself.
 """
 
 from __future__ import annotations
