@@ -52,8 +52,8 @@ def play_options() -> Decorator:
         default=DEFAULT_PLAY.taker,
         show_default=True,
         help="Who plays the taker's side (and the partner's with 5 players). The lookahead, as "
-        "the advice assumes, costs about 200 times the greedy's CPU: 22 ms a hand-sample with 4 "
-        "players, 27 with 3, 32 with 5, where the greedy takes about 0.1 ms.",
+        "the advice assumes, costs about 100 times the greedy's CPU: 9 ms a hand-sample with 3 "
+        "or 4 players, 11 with 5, where the greedy takes about 0.1 ms.",
     )
     defence = click.option(
         "--defence",

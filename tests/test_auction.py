@@ -185,11 +185,11 @@ def test_an_impossible_auction_gets_one_sentence_and_exit_2():
 
 
 def test_whether_the_bids_are_possible_does_not_depend_on_the_samples_asked_for():
-    # Fewer than 10 deals in 200,000 fitting is impossible (1 fits for this monster hand after
+    # Fewer than 10 deals in 200,000 fitting is impossible (3 fit for this monster hand after
     # a Garde Sans), whatever the samples and their chunks; 1 in 4,000 is analysed.
     monster = parse_hand("21 20 19 18 17 16 15 14 1 Excuse R♠ D♠ R♥ D♥ R♦ D♦ R♣ D♣")
     for samples in (50, 2000):
-        with pytest.raises(HandError, match=r"impossible .*: 1 of 200,000 deals fit"):
+        with pytest.raises(HandError, match=r"impossible .*: 3 of 200,000 deals fit"):
             analyse_hand(monster, bids=["pass", "garde_sans"], samples=samples, **GREEDY)
         readme = analyse_hand(
             parse_hand(EXAMPLE), bids=["pass", "garde_sans"], samples=samples, **GREEDY
@@ -211,7 +211,7 @@ def test_a_rare_auction_is_analysed_however_the_samples_are_cut_into_chunks():
 
 
 def test_a_table_that_searches_draws_on_for_a_rare_auction():
-    # After a Garde and a Garde Sans, some 1 deal in 2,800 fits the average hand. A lookahead
+    # After a Garde and a Garde Sans, some 1 deal in 2,500 fits the average hand. A lookahead
     # deal costs some 5,000 draws' worth of CPU, so its table draws 2,000 a sample and keeps most
     # of the 100 asked for; the greedy's, whose deal costs a few draws, 100 a sample, and keeps
     # the few that drawing on for two deals that fit brought.
@@ -224,7 +224,7 @@ def test_a_table_that_searches_draws_on_for_a_rare_auction():
 
     assert (Sides().draws, GREEDY_TABLE.draws) == (2000, 100)
     assert kept(Sides()) >= 50
-    assert kept(GREEDY_TABLE) < 20
+    assert kept(GREEDY_TABLE) < 25
 
 
 # --- the bids heard condition the deals: two independent guards ---------------------------------

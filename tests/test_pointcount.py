@@ -38,7 +38,7 @@ GOLDEN = Path(__file__).parent / "golden" / "pointcount-4-small.json"
 SMALL_RUN = ["--players", "4", "--hands", "60", "--samples", "12", "--seed", "5",
              "--chunk-hands", "15", "--taker", "greedy", "--defence", "greedy",
              "--quiet"]  # fmt: skip
-"""A study the greedy plays at every seat: it tests the fit's bookkeeping, 200 times cheaper
+"""A study the greedy plays at every seat: it tests the fit's bookkeeping, 100 times cheaper
 than the lookahead the shipped tables are fitted on."""
 GARDE_HAND = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
 

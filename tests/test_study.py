@@ -27,7 +27,7 @@ STRONG = parse_cards("21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D�
 NO_PETIT = parse_cards("20 18 14 13 9 8 6 R♥ 10♥ 5♥ 4♥ R♦ D♦ 8♣ 7♣ 8♠ 7♠ 5♠")
 GREEDY = Sides("greedy", "greedy")
 """The engine's greedy at every seat: these tests are about the study's bookkeeping, which any
-play shows, and the greedy is 200 times cheaper than the lookahead the studies default to."""
+play shows, and the greedy is 100 times cheaper than the lookahead the studies default to."""
 
 
 def _assert_binomial(counts: np.ndarray, trials: int, p: np.ndarray) -> None:

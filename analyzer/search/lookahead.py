@@ -7,7 +7,7 @@ legal card in the first half of them and continues each to the end with the gree
 seat (:mod:`midgame`), then in the second half only the cards the first leaves in contention
 (:func:`contenders`). The worlds are the same for every card, so the comparison is paired. It
 plays the card with the best mean score for its side, when that card beats the greedy's by more than
-one standard error of the paired difference (else the greedy's): with K = 8 worlds and up to 15
+one standard error of the paired difference (else the greedy's): with K = 6 worlds and up to 15
 cards, the best mean is often only the luckiest. Cards that play alike (:func:`distinct_cards`:
 the 5 and the 3 of a suit when the 4 is gone) are searched once.
 
@@ -33,12 +33,17 @@ from .known import constraints_of
 from .midgame import Shadow, play_candidates
 from .worlds import NoWorldError, sample
 
-DEFAULT_WORLDS = 8
-"""Worlds per decision: on 200 four-player Garde deals, 8 and 16 gave the taker the same gain
-(+77 ± 12 and +76 ± 12 over the greedy) for 0.65 of the time. With the margin rule, 16 worlds
-against 8, defence, Garde, seed 41: −4.8 ± 5.7 with 4 players (1,000 deals), +5.3 ± 5.8 with 5
-(600 deals), for 1.5 times the CPU; 4 worlds against 8, 4 players, 2,000 deals: −9.1 ± 4.0
-(+39.3 ± 4.0 over the greedy against +48.4 ± 4.1), for 0.7 of the CPU."""
+DEFAULT_WORLDS = 6
+"""Worlds per decision: the most the advice can afford in seconds. Against 8 worlds (Garde,
+``tarot-report duel`` with K patched, ± 1.96 SE, taker's then defence's gain, 4 December):
+3 players −2.6 ± 2.2 and −1.9 ± 2.2 (8,000 deals), 4 players −6.6 ± 2.9 and −0.1 ± 2.9
+(16,000), 5 players −2.9 ± 3.0 and −3.5 ± 3.0 (8,000): a few points a deal, against the +36
+to +64 the lookahead gains over the greedy. The default four-player advice takes 0.75 of the
+time (the bench's six hands, twice each, alternating: median 2.91 s against 3.77 s), which
+brings it within 3 s at this machine's usual speed. 4 worlds against 8 cost the taker −16.4 ±
+4.1 (4 players, 8,000 deals) for 0.7 of the time. Earlier (before the worlds' two halves, with
+the margin rule): 16 worlds against 8 in defence −4.8 ± 5.7 with 4 players (1,000 deals) and
++5.3 ± 5.8 with 5 (600), for 1.5 times the CPU."""
 DEFAULT_MARGIN = 1.0
 """Standard errors by which a card must beat the greedy's to be played instead
 (:func:`best_candidates`). Gains over the greedy, Garde, 2,000 deals (1,000 as taker), seed 21
