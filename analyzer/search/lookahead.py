@@ -37,13 +37,13 @@ DEFAULT_WORLDS = 6
 """Worlds per decision: the most the advice can afford in seconds. Against 8 worlds (Garde,
 ``tarot-report duel`` with K patched, ± 1.96 SE, taker's then defence's gain, 4 December):
 3 players −2.6 ± 2.2 and −1.9 ± 2.2 (8,000 deals), 4 players −6.6 ± 2.9 and −0.1 ± 2.9
-(16,000), 5 players −2.9 ± 3.0 and −3.5 ± 3.0 (8,000): a few points a deal, against the +36
-to +64 the lookahead gains over the greedy. The default four-player advice takes 0.75 of the
-time (the bench's six hands, twice each, alternating: median 2.91 s against 3.77 s), which
-brings it within 3 s at this machine's usual speed. 4 worlds against 8 cost the taker −16.4 ±
-4.1 (4 players, 8,000 deals) for 0.7 of the time. Earlier (before the worlds' two halves, with
-the margin rule): 16 worlds against 8 in defence −4.8 ± 5.7 with 4 players (1,000 deals) and
-+5.3 ± 5.8 with 5 (600), for 1.5 times the CPU."""
+(16,000), 5 players −2.9 ± 3.0 and −3.5 ± 3.0 (8,000): a few points a deal, against the +17
+to +60 the 6-world lookahead gains over the greedy. The default four-player advice's analysis takes
+0.75 of the time (the bench's six hands, twice each, alternating: median 2.91 s against 3.77
+s); as a command, the bench's median was 3.09 s at the machine's fastest hour that evening.
+4 worlds against 8 cost the taker −16.4 ± 4.1 (4 players, 8,000 deals) for 0.7 of the time.
+Earlier (before the worlds' two halves, with the margin rule): 16 worlds against 8 in defence
+−4.8 ± 5.7 with 4 players (1,000 deals) and +5.3 ± 5.8 with 5 (600), for 1.5 times the CPU."""
 DEFAULT_MARGIN = 1.0
 """Standard errors by which a card must beat the greedy's to be played instead
 (:func:`best_candidates`). Gains over the greedy, Garde, 2,000 deals (1,000 as taker), seed 21
