@@ -18,6 +18,7 @@ from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_ROUND, SURVE
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import BIDS, Contract, bid_label
 from tarot_advisor.analyzer.policies import POLICIES
+from tarot_advisor.analyzer.search.lookahead import DEFAULT_WORLDS, first_half
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_outputs import (
     check_options,
@@ -256,8 +257,9 @@ def advice_line(analysis: Analysis) -> str:
     show_default=True,
     help="Who plays the taker's side in the simulation: yours when you take, the other taker's "
     "in E[pass] (the deal you defend), in the écart advice too. lookahead: each card tried in "
-    "4 deals of the cards it cannot see, those still in contention in 4 more; greedy: habits "
-    "without search, 50 times faster and weaker.",
+    f"{first_half(DEFAULT_WORLDS)} deals of the cards it cannot see, those still in contention "
+    f"in {DEFAULT_WORLDS - first_half(DEFAULT_WORLDS)} more; greedy: habits without search, 50 "
+    "times faster and weaker.",
 )
 @click.option(
     "--defence",
