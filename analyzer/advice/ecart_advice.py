@@ -226,7 +226,7 @@ def _sample(
     rows = np.arange(n)[:, None]
     columns[rows, block] = np.arange(h)[None, :]
     columns[:, :h] = block
-    return Deals(players, np.take_along_axis(deals.cards, columns, axis=1)), seats
+    return Deals(players, np.take_along_axis(deals.cards, columns, axis=1), deals.keys), seats
 
 
 @dataclass(frozen=True)
@@ -255,13 +255,13 @@ def _chunk(
 ) -> _Outcomes:
     deals, seats = _sample(rng, n, hand, chien, players, position)
     k = len(ecarts)
-    tiled = Deals(players, np.tile(deals.cards, (k, 1)))
+    tiled = deals.rows(np.tile(np.arange(n), k))  # the candidates' copies keep the deals' keys
     lo, hi = bb.from_cards(np.array(ecarts, np.uint8))
     policy = FixedEcart(np.repeat(lo, n), np.repeat(hi, n))
     taker_policy, defence_policy = sides.policies()
 
     def run(shown: bool, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        sub = Deals(players, tiled.cards[rows])
+        sub = tiled.rows(rows)
         fixed = FixedEcart(policy.lo[rows], policy.hi[rows])
         playout = play(
             sub,

@@ -221,7 +221,7 @@ def play_pairs(
         if others.called is not None:
             calls = np.concatenate([np.broadcast_to(calls, paired), others.called])
     played = play(
-        Deals(deals.players, deals.cards[every]),
+        deals.rows(every),
         takers,
         np.concatenate(codes).astype(np.int8),
         policy,

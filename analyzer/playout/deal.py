@@ -36,6 +36,7 @@ import numpy as np
 from ..cards import EXCUSE, IS_TRUMP, N_CARDS, PETIT, format_card
 from ..game import chien_size, hand_size
 from . import bitboard as bb
+from .keys import draw_keys
 
 _BLOCK = 1 << 15
 """Rows shuffled at a time: keeps the keys (``_BLOCK * 78 * 4`` bytes) in cache."""
@@ -59,11 +60,19 @@ class Deals:
     """N deals for ``players`` players.
 
     ``cards``: (N, 78) uint8 card ids; seat ``s``'s hand is columns ``[s*h, (s+1)*h)``, the chien
-    the last ``c`` columns.
+    the last ``c`` columns. ``keys``: (N,) uint64 each deal's key (:mod:`.keys`), shared by its
+    copies (:meth:`rows`), or ``None``: keyed by row when played.
     """
 
     players: int
     cards: np.ndarray
+    keys: np.ndarray | None = None
+
+    def rows(self, rows: np.ndarray) -> Deals:
+        """The deals ``rows`` ((R,) int64, repeats allowed), each with its key: copies of a deal
+        played as alternatives draw alike wherever their players know the same."""
+        keys = None if self.keys is None else self.keys[rows]
+        return Deals(self.players, self.cards[rows], keys)
 
     @property
     def hand_size(self) -> int:
@@ -99,7 +108,8 @@ class DealSets:
     """N deals as card sets, the form the engine plays them in: for deals made of sets
     already (the worlds of a search), without a round trip through card ids.
 
-    ``hands_lo``/``hands_hi`` (n, N) uint64 by seat; ``chien_lo``/``chien_hi`` (N,) uint64.
+    ``hands_lo``/``hands_hi`` (n, N) uint64 by seat; ``chien_lo``/``chien_hi`` (N,) uint64;
+    ``keys`` as :attr:`Deals.keys`.
     """
 
     players: int
@@ -107,6 +117,7 @@ class DealSets:
     hands_hi: np.ndarray
     chien_lo: np.ndarray
     chien_hi: np.ndarray
+    keys: np.ndarray | None = None
 
     def __len__(self) -> int:
         return self.chien_lo.shape[0]
@@ -297,7 +308,7 @@ def deal(
         raise DealError(f"cannot deal {n_deals} deals")
     layout = _layout(players, known_hands, known_chien)
     if not reject_petit_sec:
-        return Deals(players, _draw(rng, n_deals, layout))
+        return Deals(players, _draw(rng, n_deals, layout), draw_keys(rng, n_deals))
 
     for seat, cards in layout.known_full_hands:
         if petit_sec(np.array(cards, dtype=np.uint8)):
@@ -319,7 +330,8 @@ def deal(
         missing -= good.shape[0]
     if missing > 0:
         raise DealError("the known cards leave (almost) no deal without petit sec")
-    return Deals(players, np.concatenate(accepted) if len(accepted) != 1 else accepted[0])
+    cards = np.concatenate(accepted) if len(accepted) != 1 else accepted[0]
+    return Deals(players, cards, draw_keys(rng, n_deals))
 
 
 def complete(
@@ -384,4 +396,4 @@ def complete(
     rows = np.arange(n_rows)[:, None]
     columns[rows, block] = np.arange(h)[None, :]
     columns[:, :h] = block
-    return Deals(players, np.take_along_axis(cards, columns, axis=1))
+    return Deals(players, np.take_along_axis(cards, columns, axis=1), draw_keys(rng, n_rows))

@@ -310,6 +310,7 @@ def start(
             ecart_shown_hi=bb.keep(takes, aside_hi & bb.TRUMPS_HI),
         ),
         announced_chelem=np.broadcast_to(announce_chelem, (n_deals,)).astype(bool),
+        keys=deals.keys,
     )
     if players == 5:
         # A called card in the chien shown means the taker plays alone, as everyone sees.
@@ -443,8 +444,7 @@ def _choose(
 def _poignees(
     policy: PoigneePolicy, players: int, hands_hi: np.ndarray, shows: np.ndarray
 ) -> np.ndarray:
-    """(n, N) uint64 the trumps each seat shows: the policy's choice where ``shows`` ((n, N)
-    bool) lets the seat show a poignée."""
+    """(n, N) uint64 the trumps each seat shows: the policy's where ``shows`` ((n, N)) lets it."""
     return np.stack(
         [bb.keep(shows[seat], policy.choose(hands_hi[seat], players)) for seat in range(players)]
     )

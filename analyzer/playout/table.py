@@ -21,6 +21,7 @@ import numpy as np
 from ..game import TAKES_CHIEN
 from . import bitboard as bb
 from .bitboard import U64, ZERO
+from .keys import mix, row_keys
 from .knowledge import PublicKnowledge
 from .trick import lay_down_all, legal_all, new_tricks, turn_all
 from .words import quiet_wrap
@@ -61,6 +62,7 @@ class Table:
     announced_chelem: np.ndarray  # (N,) bool the taker announced a chelem (and led trick 1)
     trick: int = 0
     position: int = 0
+    keys: np.ndarray | None = None  # (N,) uint64 each deal's key (:mod:`.keys`); None: by row
     played_lo: np.ndarray = field(init=False)  # (N,) every card played so far (public)
     played_hi: np.ndarray = field(init=False)
     revealed: np.ndarray = field(init=False)  # (N,) bool the called card has been played
@@ -84,6 +86,8 @@ class Table:
 
     def __post_init__(self) -> None:
         n_deals = self.n_deals
+        if self.keys is None:
+            self.keys = row_keys(n_deals)
         for name in _SIDES:  # the kernels turn the rows in place: one layout, row-major
             setattr(self, name, np.ascontiguousarray(getattr(self, name)))
         self.played_lo = np.zeros(n_deals, U64)
@@ -127,6 +131,12 @@ class Table:
         with quiet_wrap():
             turn_all(np.asarray(leader_position, np.int64), self.arrays(), self.public.arrays())
         self.position = 0
+
+    def decision_keys(self, rows: np.ndarray) -> np.ndarray:
+        """(R,) uint64: the key of the decision now due in the deals ``rows`` ((R,) int64): the
+        deal's key, the card about to be played and the seat playing it (:mod:`.keys`)."""
+        card = self.trick * self.players + self.position
+        return mix(self.keys[rows], card, self.seat[self.position, rows])
 
     def shown_by_now(self) -> np.ndarray:
         """(n, N) uint64, rows by seat: the trumps shown in poignées as the player to act

@@ -167,10 +167,11 @@ class LookaheadPolicy:
         leaves in contention (:func:`contenders`)."""
         table = turn.table
         k = self.worlds
+        keys = table.decision_keys(idx)
         try:
-            worlds = sample(constraints_of(turn, idx), k, rng)  # (B, K, n + 1) pairs
+            worlds = sample(constraints_of(turn, idx), k, rng, keys=keys)  # (B, K, n + 1) pairs
         except NoWorldError:  # the taker called his own card after all: only the certain
-            worlds = sample(constraints_of(turn, idx, likely=False), k, rng)
+            worlds = sample(constraints_of(turn, idx, likely=False), k, rng, keys=keys)
         candidates_lo, candidates_hi, valid = _candidates(*distinct)
         candidates = candidates_lo, candidates_hi
         legal = turn.legal_lo[idx], turn.legal_hi[idx]

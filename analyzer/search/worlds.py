@@ -48,6 +48,7 @@ import numpy as np
 from ..cards import N_CARDS
 from ..playout import bitboard as bb
 from ..playout.bitboard import U64
+from ..playout.keys import mix, unit
 from ..playout.words import quiet_wrap
 from . import drawing
 
@@ -136,27 +137,45 @@ def _prepared(constraints: Constraints, deals: np.ndarray) -> tuple[np.ndarray, 
 
 
 def _exact(
-    constraints: Constraints, deals: np.ndarray, k: int, rng: np.random.Generator
+    constraints: Constraints,
+    deals: np.ndarray,
+    k: int,
+    rng: np.random.Generator,
+    keys: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``k`` uniform worlds of each of the ``deals`` by the counting draw (module docstring):
-    (lo, hi) uint64 (T, k, h)."""
+    (lo, hi) uint64 (T, k, h). With ``keys`` ((T,) uint64), the draws are the keyed ones
+    (:func:`_keyed`), and ``rng`` is not drawn from."""
     n_free, card, kept, first, order, room, allowed = _prepared(constraints, deals)
     h = constraints.holders
     holder = np.empty((len(deals), k, int(n_free.max())), np.int64)  # past a deal's cards: unread
     sequence, start, last, step, total = _layout(n_free, room, k)
-    before = rng.bit_generator.state
-    uniform = rng.random(total)
+    if keys is None:
+        before = rng.bit_generator.state
+        uniform = rng.random(total)
+    else:
+        where = (last[:, None] - np.arange(card.shape[1]) * step[:, None])[:, :, None]
+        placed = np.arange(card.shape[1]) < n_free[:, None]  # (T, 78): the deal's free cards
+        uniform = np.zeros(total)  # the draws past a deal's cards are never read
+        uniform[(where + np.arange(k))[placed]] = _keyed(keys, card, k, _HOLDER)[placed]
     work = _room_to_count(n_free, room, k)
     failed = drawing.count_and_draw(
         allowed, n_free, room, sequence, (uniform, last, step), holder, work
     )
-    if failed >= 0:  # a refusal leaves the generator as it was after the earlier parts' draws
-        rng.bit_generator.state = before
-        rng.random(int(start[failed]))
+    if failed >= 0:
+        if keys is None:  # a refusal leaves the generator as after the earlier parts' draws
+            rng.bit_generator.state = before
+            rng.random(int(start[failed]))
         raise NoWorldError("no deal of the hidden cards fits what is known")
     # The cards of a class of several holders are shared out in the order of these draws.
     shared = (first != np.arange(h)).any()
-    uniform = rng.random(holder.shape) if shared else np.zeros((0, 0, 0))
+    if not shared:
+        uniform = np.zeros((0, 0, 0))
+    elif keys is None:
+        uniform = rng.random(holder.shape)
+    else:
+        shares = _keyed(keys, card[:, : holder.shape[2]], k, _SHARE)
+        uniform = np.ascontiguousarray(shares.transpose(0, 2, 1))
     out_lo = np.repeat(constraints.must_lo[deals][:, None, :], k, axis=1)
     out_hi = np.repeat(constraints.must_hi[deals][:, None, :], k, axis=1)
     with quiet_wrap():
@@ -175,6 +194,21 @@ def _exact(
             ),
         )
     return out_lo, out_hi
+
+
+_HOLDER, _SHARE = 0, 1
+"""The two uses of a keyed draw: a free card's holder, and its place in its class's share-out."""
+
+
+def _keyed(keys: np.ndarray, card: np.ndarray, k: int, use: int) -> np.ndarray:
+    """(T, C, k) float64 in [0, 1): the keyed draw of each card of ``card`` ((T, C) card ids)
+    in each of ``k`` worlds, for ``use``, from its deal's key (``keys``, (T,) uint64).
+
+    Why by card and not by place in the deal's list of free cards: two draws whose keys agree
+    but whose constraints differ a little (the alternatives of the advice, where the player
+    holds one card more or less) still draw each card they share alike."""
+    world = np.arange(k)
+    return unit(mix(keys[:, None, None], use, world, card[:, :, None]))
 
 
 def _layout(n_free: np.ndarray, room: np.ndarray, k: int) -> tuple[np.ndarray, ...]:
@@ -232,6 +266,7 @@ def sample(
     rng: np.random.Generator,
     accept: Callable[[np.ndarray, np.ndarray, int], np.ndarray] | None = None,
     max_rounds: int = 100,
+    keys: np.ndarray | None = None,
 ) -> Worlds:
     """``k`` worlds per deal, uniform among those that fit (and that ``accept`` keeps), by the
     counting draw (module docstring).
@@ -244,19 +279,22 @@ def sample(
     and 2% less with 5, and the worlds of later tricks, where more shuffles fit, cost less too.
 
     ``accept(lo, hi, d)`` gets (k', h) uint64 worlds of deal ``d`` and returns (k',) bool.
+    ``keys``: (D,) uint64, one per deal: the draws are a function of the key
+    (:mod:`..playout.keys`), not of ``rng``: the same key and constraints, the same worlds.
     Returns (lo, hi), each (D, k, h) uint64. Raises :class:`NoWorldError` when a deal has no
     world, or when ``accept`` refuses every draw for ``max_rounds`` rounds.
     """
     if accept is None:
-        return _exact(constraints, np.arange(constraints.n_deals), k, rng)
+        return _exact(constraints, np.arange(constraints.n_deals), k, rng, keys)
     shape = (constraints.n_deals, k, constraints.holders)
     out_lo, out_hi = np.zeros(shape, U64), np.zeros(shape, U64)
     filled = np.zeros(constraints.n_deals, np.int64)
-    for _ in range(max_rounds):
+    for round_ in range(max_rounds):
         short = np.flatnonzero(filled < k)
         if len(short) == 0:
             return out_lo, out_hi
-        lo, hi = _exact(constraints, short, k, rng)
+        keyed = None if keys is None else mix(keys[short], round_)
+        lo, hi = _exact(constraints, short, k, rng, keyed)
         for t, d in enumerate(short):
             kept = np.flatnonzero(accept(lo[t], hi[t], d))[: k - filled[d]]
             out_lo[d, filled[d] : filled[d] + len(kept)] = lo[t, kept]
