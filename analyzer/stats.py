@@ -72,3 +72,13 @@ class Estimate:
 
     def to_dict(self) -> dict[str, float]:
         return {"mean": self.mean, "se": self.se}
+
+
+def paired_gap(scores: np.ndarray, best: np.ndarray) -> Estimate:
+    """E[``scores`` − ``best``] on the samples both were played on (the first of each: an
+    alternative left out of later rounds has fewer), with its paired standard error; infinitely
+    uncertain on fewer than 2."""
+    shared = min(len(scores), len(best))
+    if shared < 2:
+        return Estimate(0.0, math.inf)
+    return Estimate.of(np.asarray(scores[:shared], np.float64) - best[:shared])

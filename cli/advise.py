@@ -167,14 +167,26 @@ def _table_words(analysis: Analysis) -> str:
 def _call_note(analysis: Analysis) -> str:
     own = analysis.called in analysis.hand
     note = " (its own: plays alone)" if own else ""
+    versus = analysis.call_versus
+
+    def versus_best(card: int) -> str:
+        gap = versus.get(card)
+        if card == analysis.called or gap is None:
+            return ""
+        return f" ({gap.mean:+.1f} ± {1.96 * gap.se:.1f} vs best)"
+
     others = ", ".join(
-        f"{format_card(card)} {score:+.1f}" for card, score in analysis.call_scores.items()
+        f"{format_card(card)} {score:+.1f}{versus_best(card)}"
+        for card, score in analysis.call_scores.items()
     )
     screened = ", ".join(
         f"{format_card(card)} -{gap:.0f}" for card, gap in analysis.screened_calls.items()
     )
-    if analysis.close_calls:
-        others += f"; {', '.join(map(format_card, analysis.close_calls))} not clearly worse"
+    close = [card for card in analysis.close_calls if card not in analysis.open_calls]
+    if close:  # as good, within a few points: settled
+        others += f"; {', '.join(map(format_card, close))} not clearly worse"
+    if analysis.open_calls:
+        others += f"; {', '.join(map(format_card, analysis.open_calls))} still open at the budget"
     if screened:
         others += f"; left out, far behind for the greedy table: {screened}"
     return f"{note}   [best E[score] by call: {others}]"
@@ -214,9 +226,8 @@ def advice_line(analysis: Analysis) -> str:
     type=click.IntRange(min=2),
     default=None,
     help="Deals of the unseen cards to play out, every contract on the same ones. Default: with "
-    f"the lookahead, {SURVEY_ROUND} or {SURVEY_SAMPLES} of every contract (the second "
-    f"{SURVEY_ROUND}, of the contracts still in the choice, where the first leave it open), then "
-    "as many more of the advised one "
+    f"the lookahead, rounds of {SURVEY_ROUND} (up to {SURVEY_SAMPLES}) of every contract, each "
+    "round of the choices the ones before left open, then as many more of the advised one "
     "as its 95% intervals need to come within ± 3.5 points of P(make) and ± 6 × its "
     f"multiplier of E[score]; with other play, {DEFAULT_SAMPLES:,}. With --chien, "
     f"{ECART_SEARCH_SAMPLES} of every écart with the lookahead, else {ECART_SAMPLES:,}.",

@@ -70,7 +70,7 @@ def reading_lines(analysis: Analysis) -> list[str]:
 
 def _why_prise(analysis: Analysis) -> str:
     """Why the advice is Prise though the table doubles Garde's E[score]: the auction's values
-    (:class:`.auction.AuctionResult`) chose it."""
+    (:class:`.action_values.AuctionResult`) chose it."""
     values = analysis.auction.values
     ahead = values[Contract.PRISE.value].minus(values[Contract.GARDE.value])
     gap = ahead.mean

@@ -21,11 +21,20 @@ def auction_lines(analysis: Analysis) -> list[str]:
     lines = [
         "",
         f"Auction: {auction_heard(analysis)}.",
-        f"{'Action':<13} {'E[score]':>17}   (overcalls counted)",
+        f"{'Action':<13} {'E[score]':>17} {'vs best':>16}   (overcalls counted)",
     ]
+    best = auction.recommendation
     for action, value in action_rows(analysis):
+        gap = auction.versus_best.get(action)
+        versus = "" if gap is None or action == best else f"{gap.mean:+8.1f} ± {Z95 * gap.se:5.1f}"
         mark = " ◀" if action == analysis.recommendation else ""
-        lines.append(f"{action_label(action):<13} {value}{mark}")
+        lines.append(f"{action_label(action):<13} {value} {versus:>16}{mark}".rstrip())
+    if auction.open:
+        still = ", ".join(action_label(a) for a in auction.open)
+        lines.append(
+            f"Not settled at the sample budget: {still} against {action_label(best)} (the paired"
+            " gap neither 2 SE from 0 nor known within ± 10 × the stakes)."
+        )
     return lines
 
 

@@ -8,13 +8,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from tarot_advisor.analyzer.advice.auction import (
-    AuctionResult,
-    AuctionSamples,
-    action_scores,
-    bidder,
-    steadied,
-)
+from tarot_advisor.analyzer.advice.action_values import AuctionResult, action_scores, steadied
+from tarot_advisor.analyzer.advice.auction import AuctionSamples, bidder
 from tarot_advisor.analyzer.advice.hand_samples import Bidding, Choice, Sides, focus_chunk
 from tarot_advisor.analyzer.advice.survey import Surveyed
 from tarot_advisor.analyzer.cards import parse_hand
@@ -73,7 +68,7 @@ def test_a_bid_played_on_the_first_deals_only_is_paired_with_those():
 def _surveyed() -> Surveyed:
     samples = {Choice(c, None): SimpleNamespace(score=s) for c, s in TAKEN.items()}
     outcomes = SimpleNamespace(samples=samples, auction=SURVEY)
-    return Surveyed(outcomes, None, None, {}, _survey_result(), {}, None)
+    return Surveyed(outcomes, None, None, {}, _survey_result(), {}, None, (4,))
 
 
 def test_the_focus_turns_a_prise_the_survey_advised_into_the_garde_it_measured_better():

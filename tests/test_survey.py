@@ -14,8 +14,9 @@ from click.testing import CliRunner
 from greedy_table import GREEDY, GREEDY_OPTIONS
 
 from tarot_advisor.analyzer.advice import survey as survey_module
+from tarot_advisor.analyzer.advice.action_values import AuctionResult, settled, with_gaps
 from tarot_advisor.analyzer.advice.advisor import analyse_hand
-from tarot_advisor.analyzer.advice.auction import AuctionResult, bidder
+from tarot_advisor.analyzer.advice.auction import bidder
 from tarot_advisor.analyzer.advice.hand import call_candidates, check_hand
 from tarot_advisor.analyzer.advice.hand_samples import (
     Bidding,
@@ -30,32 +31,42 @@ from tarot_advisor.analyzer.advice.runs import Progress, Run
 from tarot_advisor.analyzer.advice.survey import (
     SCREEN_GAP,
     Surveyed,
-    lead,
     live_calls,
     open_pairs,
-    settled,
     survey,
 )
 from tarot_advisor.analyzer.cards import parse_card, parse_hand
 from tarot_advisor.analyzer.game import BIDS, Contract
 from tarot_advisor.analyzer.parallel import FORK
-from tarot_advisor.analyzer.stats import Estimate
+from tarot_advisor.analyzer.stats import Estimate, paired_gap
 from tarot_advisor.cli.advise import main as advise
 
 
-def test_a_lead_is_counted_in_standard_errors_of_the_paired_difference() -> None:
-    # Differences 10, 30, 10, 30: mean 20, SD 11.55, SE 5.77: 3.46 SE ahead.
-    assert lead(np.array([110, 130, 60, 80]), np.array([100, 100, 50, 50])) == pytest.approx(
-        3.46, abs=0.01
-    )
-    assert lead(np.array([5, 5]), np.array([1, 1])) == math.inf  # ahead by 4 on every deal
-    assert lead(np.array([1, 2]), np.array([1, 2])) == 0.0  # the same scores: no lead
+def test_a_paired_gap_is_counted_on_the_samples_both_were_played_on() -> None:
+    # Differences 10, 30, 10, 30: mean 20, SD 11.55, SE 5.77: 3.46 SE apart.
+    gap = paired_gap(np.array([110, 130, 60, 80]), np.array([100, 100, 50, 50]))
+    assert gap.mean == 20 and gap.z == pytest.approx(3.46, abs=0.01)
+    assert paired_gap(np.array([5, 5]), np.array([1, 1])).z == math.inf  # 4 on every deal
+    assert paired_gap(np.array([1, 2]), np.array([1, 2])).z == 0.0  # the same scores
+    # A choice played on fewer samples is compared on those: the first two here.
+    assert paired_gap(np.array([3, 5]), np.array([1, 2, 900])).mean == 2.5
+
+
+def test_a_choice_is_settled_two_se_apart_or_known_within_ten_points_times_the_stakes() -> None:
+    assert settled(Estimate(-30.0, 10.0), "garde", "prise")  # 3 SE apart
+    # Level within ± 1.96 × 7.75 = ± 15.2: known well enough for Garde's stakes (± 20)…
+    level = paired_gap(np.tile([30, -30], 8), np.zeros(16))
+    assert level.mean == 0 and settled(level, "garde", "prise")
+    # …but not between passing and a Prise (± 10), nor 1.9 SE apart.
+    assert not settled(level, "prise", "pass")
+    assert not settled(Estimate(-19.0, 11.0), "garde", "prise")  # ± 21.6, 1.7 SE
 
 
 def _auction(scores: dict[str, list[int]]) -> tuple[AuctionResult, dict[str, np.ndarray]]:
     arrays = {action: np.array(s) for action, s in scores.items()}
     values = {action: Estimate.of(s) for action, s in arrays.items()}
-    return AuctionResult(None, "calibrated", tuple(BIDS), values, None), arrays
+    result = AuctionResult(None, "calibrated", tuple(BIDS), values, None)
+    return with_gaps(result, arrays), arrays
 
 
 def test_the_advice_is_settled_when_it_leads_every_other_legal_action_by_two_se() -> None:
@@ -68,12 +79,12 @@ def test_the_advice_is_settled_when_it_leads_every_other_legal_action_by_two_se(
             "garde_contre": [-300, -250, -350, -280],
         }
     )
-    assert clear.recommendation == "garde" and settled(clear, scores)
+    assert clear.recommendation == "garde" and clear.open == ()
     # Garde Sans as good as Garde on average, but far less sure: not settled.
     close, scores = _auction(
         {**{a: s.tolist() for a, s in scores.items()}, "garde_sans": [100, 200, 40, 190]}
     )
-    assert close.recommendation == "garde_sans" and not settled(close, scores)
+    assert close.recommendation == "garde_sans" and "garde" in close.open
 
 
 def _samples(scores: list[int]) -> ContractSamples:
@@ -111,15 +122,20 @@ def test_a_call_dropped_after_the_first_round_is_compared_on_that_rounds_deals()
 
 
 def test_the_calls_as_good_as_the_chosen_one_are_said(greedy_searches) -> None:
-    # The survey calls R♠ but cannot tell it from R♣ (R♥ and R♦, its own kings, were screened
-    # out): the call's line and the JSON say so.
+    # The survey calls R♣ but cannot tell it from R♠ in all its rounds (R♥ and R♦, its own
+    # kings, were screened out): the call's line and the JSON say so, with R♠'s paired gap.
     hand = "21 20 15 5 Excuse 5♠ R♥ D♥ 9♥ 3♥ R♦ 10♦ 3♦ 9♣ 8♣"
     options = [*GREEDY_OPTIONS, "--players", "5", "--seed", "5"]
     shown = CliRunner().invoke(advise, [*options, hand]).output
-    assert "Call: R♠   [best E[score] by call: R♠ " in shown
-    assert "; R♣ not clearly worse; left out, far behind for the greedy table: " in shown
+    assert "Call: R♣   [best E[score] by call: R♠ " in shown
+    assert " vs best), R♣ " in shown
+    assert "; R♠ still open at the budget; left out, far behind for the greedy table: " in shown
     document = json.loads(CliRunner().invoke(advise, [*options, "--json", hand]).stdout)
-    assert (document["called"], document["calls_close"]) == ("R♠", ["R♣"])
+    assert (document["called"], document["calls_close"]) == ("R♣", ["R♠"])
+    assert document["calls_open"] == ["R♠"]
+    calls = document["calls"]
+    assert calls["R♣"]["versus_best"] == 0 and calls["R♣"]["versus_best_se"] == 0
+    assert -2 < calls["R♠"]["versus_best"] / calls["R♠"]["versus_best_se"] < 0
 
 
 def test_a_clear_hand_is_surveyed_in_one_round(greedy_searches) -> None:
@@ -131,13 +147,13 @@ def test_a_clear_hand_is_surveyed_in_one_round(greedy_searches) -> None:
     assert analysis.contracts[Contract.GARDE_SANS].expected_score.n == SURVEY_ROUND
 
 
-def test_an_open_choice_is_surveyed_in_two_rounds_a_call_clearly_worse_in_the_first_only(
+def test_an_open_choice_is_raced_a_call_clearly_worse_dropped_after_the_first_round(
     greedy_searches, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # On these deals, calling R♠ (a king of one's own: playing alone) is clearly worse than
-    # calling R♦ (its Garde Sans at +366 on average against a Garde Contre at +600); R♥, R♦ and
-    # R♣ the first round cannot tell apart. The second round plays those three only. (No call
-    # screened out before: the greedy's screen would leave R♠ out at once.)
+    # calling R♦ after the first round; R♥, R♦ and R♣ it cannot tell apart. The next rounds play
+    # those three only, each until its choice against the best is settled or the budget runs
+    # out. (No call screened out before: the greedy's screen would leave R♠ out at once.)
     monkeypatch.setattr(survey_module, "SCREEN_GAP", math.inf)
     hand = check_hand(parse_hand("21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣", 5), 5)
     calls = tuple(call_candidates(hand))
@@ -155,17 +171,15 @@ def test_an_open_choice_is_surveyed_in_two_rounds_a_call_clearly_worse_in_the_fi
     played = {
         card: len(surveyed.outcomes.samples[Choice(Contract.GARDE, card)].score) for card in calls
     }
-    assert played == {
-        parse_card("R♦"): SURVEY_SAMPLES,
-        parse_card("R♣"): SURVEY_SAMPLES,
-        parse_card("R♥"): SURVEY_SAMPLES,
-        parse_card("R♠"): SURVEY_ROUND,
-    }
-    assert surveyed.run.samples == SURVEY_SAMPLES and surveyed.called in (
-        parse_card("R♦"),
-        parse_card("R♣"),
-    )
-    assert len(surveyed.outcomes.auction.defended) == SURVEY_SAMPLES
+    assert played[parse_card("R♠")] == SURVEY_ROUND
+    assert surveyed.ends == tuple(SURVEY_ROUND * np.arange(1, len(surveyed.ends) + 1))
+    assert all(count in surveyed.ends for count in played.values())  # whole rounds
+    assert max(played.values()) == surveyed.run.samples == surveyed.ends[-1] > SURVEY_ROUND
+    assert played[surveyed.called] == surveyed.ends[-1]
+    # The survey stopped when every call left was settled, or at the budget, saying which not.
+    assert set(surveyed.unsettled) <= {c for c, n in played.items() if n == surveyed.ends[-1]}
+    assert not surveyed.unsettled or surveyed.ends[-1] == SURVEY_SAMPLES
+    assert len(surveyed.outcomes.auction.defended) == surveyed.ends[-1]
     # The first round's samples are the first of the survey's: the same chunks, the same streams.
     for key, first in one_round.samples.items():
         assert np.array_equal(surveyed.outcomes.samples[key].score[:SURVEY_ROUND], first.score)
@@ -215,7 +229,7 @@ def _surveyed(auction: AuctionResult, taker: dict[Contract, list[int]]) -> Surve
     """A 4-player survey's first round: ``auction``, and the contracts' scores as taker."""
     samples = {Choice(c, None): _samples(s) for c, s in taker.items()}
     outcomes = ChunkOutcomes(samples, [], None, (0, 0))  # type: ignore[arg-type]
-    return Surveyed(outcomes, None, None, {}, auction, {}, None)  # type: ignore[arg-type]
+    return Surveyed(outcomes, None, None, {}, auction, {}, None, (4,))  # type: ignore[arg-type]
 
 
 def test_the_second_round_plays_only_the_pairs_still_in_the_choice() -> None:
@@ -225,20 +239,20 @@ def test_the_second_round_plays_only_the_pairs_still_in_the_choice() -> None:
         Contract.GARDE_SANS: [-200, -150, -250, -100],
         Contract.GARDE_CONTRE: [-400, -300, -500, -200],
     }
-    # Garde advised; passing within 2 SE of it, Garde Sans and Garde Contre far behind on every
-    # deal: the second round plays Prise and Garde (and the auction) only.
+    # Garde advised; passing and Prise within reach of it, Garde Sans and Garde Contre far
+    # behind on every deal: the next round plays Prise and Garde (and the auction) only.
     actions = {"pass": [20, 0, 10, -10], **{c.value: s for c, s in taker.items()}}
     auction, scores = _auction(actions)
-    assert auction.recommendation == "garde" and not settled(auction, scores)
-    assert open_pairs(_surveyed(auction, taker), scores) == (Contract.PRISE,)
+    assert auction.recommendation == "garde" and auction.open == ("pass", "prise")
+    assert open_pairs(_surveyed(auction, taker)) == (Contract.PRISE,)
     # Passing advised, Garde within 2 SE of it: the same pair (the focus measures Garde).
     auction, scores = _auction({**actions, "pass": [40, 120, 30, 50]})
     assert auction.recommendation == "pass"
-    assert open_pairs(_surveyed(auction, taker), scores) == (Contract.PRISE,)
+    assert open_pairs(_surveyed(auction, taker)) == (Contract.PRISE,)
     # Garde Sans ahead of Garde on average, but far less sure: both pairs.
     auction, scores = _auction({**actions, "garde_sans": [300, -100, 40, 190]})
     assert auction.recommendation == "garde_sans"
-    assert open_pairs(_surveyed(auction, taker), scores) == (Contract.PRISE, Contract.GARDE_SANS)
+    assert open_pairs(_surveyed(auction, taker)) == (Contract.PRISE, Contract.GARDE_SANS)
 
 
 def test_a_pair_left_out_keeps_its_first_rounds_numbers_and_says_so(greedy_searches) -> None:
@@ -251,7 +265,7 @@ def test_a_pair_left_out_keeps_its_first_rounds_numbers_and_says_so(greedy_searc
     assert analysis.contracts[Contract.GARDE_SANS].samples == SURVEY_ROUND
     assert analysis.contracts[Contract.GARDE_CONTRE].samples == SURVEY_ROUND
     assert analysis.samples_text.startswith(
-        "64 samples of every contract (32 of Garde Sans and Garde Contre), "
+        f"{SURVEY_SAMPLES} samples of every contract (32 of Garde Sans and Garde Contre), "
     )
 
 
@@ -267,5 +281,5 @@ def test_a_focus_on_a_pair_left_out_rests_on_its_first_round(
     assert analysis.focus is not None
     assert analysis.focus.contracts == (Contract.PRISE, Contract.GARDE)
     assert analysis.contracts[Contract.GARDE_SANS].samples == SURVEY_SAMPLES
-    assert analysis.samples_text.startswith("64 samples of every contract, ")
+    assert analysis.samples_text.startswith(f"{SURVEY_SAMPLES} samples of every contract, ")
     assert set(analysis.auction.values) == set(BIDS)

@@ -163,6 +163,8 @@ def analyse_hand(
         called=called if choice else None,  # nothing to bid: no card to call
         call_scores=surveyed.call_scores if choice else {},
         close_calls=surveyed.close if choice else (),
+        open_calls=surveyed.unsettled if choice else (),
+        call_versus=surveyed.call_versus if choice else {},
         screened_calls=surveyed.screened if choice else {},
         auction=auction,
         poignees=poignees,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ..cards import format_card, format_cards
 from ..game import Contract, bid_label
 from ..stats import Estimate
-from .auction import AuctionResult
+from .action_values import AuctionResult, versus_fields
 from .calibrated import CalibratedCount, calibrated_count
 from .display import Summary, estimated_share, signed
 from .hand_samples import Sides
@@ -131,6 +131,12 @@ class Analysis:
     """5 players: the other calls surveyed that the called card does not lead by 2 standard
     errors of the paired difference on the survey's samples (:func:`~.survey.live_calls`): as
     good, for all the survey can tell."""
+    open_calls: tuple[int, ...] = ()
+    """5 players: the other calls whose choice against the called card the survey left open at
+    its sample budget (:func:`~.survey.open_calls`)."""
+    call_versus: dict[int, Estimate] = field(default_factory=dict)
+    """5 players: each surveyed call → its best contract's score minus the called card's, paired
+    on the samples both were played on (:func:`~.survey.call_gaps`)."""
     screened_calls: dict[int, float] = field(default_factory=dict)
     """5 players, the lookahead's survey: each callable card left out of it → how far the greedy
     table put its best expected score behind the best call's (:func:`~.survey.screen`)."""
@@ -308,6 +314,11 @@ class Analysis:
             "called": None if self.called is None else format_card(self.called),
             "call_scores": {format_card(c): s for c, s in self.call_scores.items()},
             "calls_close": [format_card(c) for c in self.close_calls],
+            "calls_open": [format_card(c) for c in self.open_calls],
+            "calls": {
+                format_card(c): {"expected_score": score, **versus_fields(self.call_versus.get(c))}
+                for c, score in self.call_scores.items()
+            },
             "calls_screened": {format_card(c): s for c, s in self.screened_calls.items()},
             **(self.auction.to_dict() if self.auction else {}),
             "policies": {"taker": self.sides.taker, "defence": self.sides.defence},

@@ -24,7 +24,7 @@ strongest the others can hold.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -32,10 +32,10 @@ from ..game import BIDS, Contract
 from ..parallel import chunk_seed
 from ..playout.deal import Deals, deal, petit_sec
 from ..playout.engine import Playout
+from ..playout.keys import draw_keys
 from ..playout.scoring import score
 from ..rulebook.calling import longest_suit_call
-from ..stats import Estimate
-from .bids import AuctionError, legal_actions
+from .bids import AuctionError
 from .calibrated import item_counts, shipped_table
 from .heuristic import heuristic_bids, point_counts
 from .paired import Others
@@ -196,7 +196,7 @@ def _reject(
         rate = max(fitting / drawn, 1 / limit)
     if found < min(n, 2):
         raise _impossible(model, fitting, drawn)
-    return Drawn(Deals(players, np.concatenate(accepted)), fitting, drawn)
+    return Drawn(Deals(players, np.concatenate(accepted), draw_keys(rng, found)), fitting, drawn)
 
 
 def _fitting(
@@ -338,109 +338,3 @@ def defending(
 
 _BID_CODES = np.array([0] + [Contract(bid).code for bid in BIDS[1:]], np.int8)
 """A bid's index in :data:`~.game.BIDS` → its contract's code (pass: 0, never played)."""
-
-
-@dataclass(frozen=True)
-class AuctionResult:
-    """The value of every action the user may take, the bids heard and how they were used."""
-
-    bids: tuple[str, ...] | None
-    """The bids heard (``None``: not given; the earlier players then bid by the model too)."""
-    others: str
-    legal_actions: tuple[str, ...]
-    values: dict[str, Estimate]
-    """Each action (``pass`` and every contract) → the user's expected score, overcalls and
-    the defence counted. Without bids heard a contract that cannot be bid counts as a pass."""
-    acceptance_rate: float | None
-    """Share of the drawn deals that fit the bids heard (``None`` without bids)."""
-
-    @property
-    def expected_pass(self) -> Estimate:
-        return self.values["pass"]
-
-    @property
-    def recommendation(self) -> str:
-        """The legal action of highest expected score."""
-        return max(self.legal_actions, key=lambda action: self.values[action].mean)
-
-    def to_dict(self) -> dict:
-        return {
-            "bids": None if self.bids is None else list(self.bids),
-            "others": self.others,
-            "legal_actions": list(self.legal_actions),
-            "expected_pass": self.expected_pass.mean,
-            "expected_pass_se": self.expected_pass.se,
-            "acceptance_rate": self.acceptance_rate,
-            "actions": {
-                action: {"expected_score": value.mean, "expected_score_se": value.se}
-                for action, value in self.values.items()
-                if action in self.legal_actions
-            },
-        }
-
-
-def evaluate(
-    samples: AuctionSamples,
-    taker_scores: dict[Contract, np.ndarray],
-    heard: Sequence[int] | None,
-    others: str,
-    acceptance_rate: float | None,
-) -> AuctionResult:
-    """Every action's value from the auction's outcomes and the user's scores as taker
-    (``taker_scores``: contract → (N,) int64, on the same deals): the mean of
-    :func:`action_scores`."""
-    values = {a: Estimate.of(s) for a, s in action_scores(samples, taker_scores).items()}
-    legal = legal_actions(heard) if heard is not None else BIDS
-    return AuctionResult(
-        bids=None if heard is None else tuple(BIDS[i] for i in heard),
-        others=others,
-        legal_actions=tuple(legal),
-        values=values,
-        acceptance_rate=acceptance_rate,
-    )
-
-
-def action_scores(
-    samples: AuctionSamples, taker_scores: dict[Contract, np.ndarray]
-) -> dict[str, np.ndarray]:
-    """Each action's score per deal ((N,) int64, action name → scores): passing, the deal the
-    user defends (:attr:`AuctionSamples.defended`); a bid, the user's score as taker
-    (``taker_scores``, on the same deals, or on the first of them: (M,), M ≤ N) where it
-    stands, else the deal defended."""
-    scores = {"pass": samples.defended}
-    for contract, taken in taker_scores.items():
-        on = samples.first(len(taken))
-        scores[contract.value] = np.where(_stands(contract, on), taken, on.defended)
-    return scores
-
-
-def _stands(contract: Contract, samples: AuctionSamples) -> np.ndarray:
-    """(N,) bool: the deals where a bid of ``contract`` stands (above every bid before it, and
-    no later player wants more)."""
-    index = BIDS.index(contract.value)
-    return (index > samples.highest) & (index >= samples.overcall)
-
-
-def steadied(
-    result: AuctionResult,
-    samples: AuctionSamples,
-    taker_scores: dict[Contract, np.ndarray],
-    measured: dict[Contract, Estimate],
-) -> AuctionResult:
-    """``result`` with the value of each bid of ``measured`` measured again: a bid is worth
-    the user's score as taker, less what the auction takes from it where it does not stand
-    (the deal defended instead). ``measured`` gives the first part, E[score] as taker measured
-    on samples of their own (the focus's); the second is the mean, on ``samples`` (with the
-    scores as taker ``taker_scores`` on the same deals, or their first ones: the survey's), of
-    ``score − defended`` where the bid does not stand, 0 where it does. The two parts are
-    independent; the first is unbiased, the second leans only as much as the survey's samples,
-    which chose the pair, lean (as the survey's own values did, whole). Where the bid stands on
-    most deals, the second part varies far less than the survey's whole value, and the value is
-    nearly as precise as the focus (the README hand after a Pass and a Prise: Garde's ± 48.6
-    on the survey's samples became ± 9.9)."""
-    values = dict(result.values)
-    for contract, taken in measured.items():
-        scores = taker_scores[contract]
-        lost = scores - action_scores(samples, {contract: scores})[contract.value]
-        values[contract.value] = taken.minus(Estimate.of(lost))
-    return replace(result, values=values)

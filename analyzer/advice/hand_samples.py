@@ -258,7 +258,7 @@ def chunk(
     around = defending(deals, taker, bidding.model, rng=rng, heard=bidding.heard)
     every = len(calls)
     played, defended = play_pairs(
-        Deals(players, np.tile(deals.cards, (every, 1))),
+        deals.rows(np.tile(np.arange(n), every)),
         np.tile(taker, every),
         pairs,
         policy,
@@ -298,7 +298,7 @@ def focus_chunk(
     samples, the deal records when kept, and when ``announced`` > 0, ``choice`` on the first
     ``announced`` samples again with the chelem announced (in the same engine run, which costs
     less than a run of its own), scored under either contract of the pair (the auction may yet
-    advise the other, :func:`auction.steadied`)."""
+    advise the other, :func:`action_values.steadied`)."""
     deals, taker, _ = sample(rng, n, hand, players, position, bidding)
     first = pair_of(choice.contract)[0]
     policy, defence = sides.policies()

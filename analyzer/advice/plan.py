@@ -7,8 +7,9 @@ samples of every contract in seconds. Its default analysis has two stages:
    players) and the auction (E[pass]), as a fixed-size analysis plays them but without the
    poignée shown (the advice is chosen on the scores with it hidden, and only the advised
    contract's poignée is shown to the user: playing every sample again shown cost a poignée
-   hand half its survey), in two rounds, the second where the first leaves the choice open
-   (:mod:`survey`). It chooses the advice, and measures every contract but the advised one.
+   hand half its survey), in rounds of :data:`SURVEY_ROUND`, each where the ones before leave
+   the choice open (:mod:`survey`). It chooses the advice, and measures every contract but
+   the advised one.
 2. The **focus**: fresh samples — their own random streams, none of the survey's — of the pair
    of contracts holding the advised (or least bad) one, in two halves (one per core) and two
    rounds. The first round plays :func:`first_round`, as the survey's spread asks. Then each
@@ -41,21 +42,27 @@ import numpy as np
 from ..game import Contract
 from ..stats import Z95
 
-SURVEY_SAMPLES = 64
-"""The most samples of every contract in the survey: enough to choose between contracts, whose
-paired differences on the same samples are far more precise than each contract's own numbers.
-It plays them in two rounds of :data:`SURVEY_ROUND`, the second only where the first leaves the
-choice open (:mod:`survey`)."""
-SURVEY_ROUND = SURVEY_SAMPLES // 2
-"""Samples of every contract in each of the survey's rounds."""
+SURVEY_ROUND = 32
+"""Samples of every contract (every call with 5 players) in each round of the survey: enough to
+choose between most contracts, whose paired differences on the same samples are far more
+precise than each contract's own numbers."""
+SURVEY_ROUNDS = 8
+"""The most rounds of the survey: a round plays only the calls and the pairs of contracts whose
+choice the rounds before left open (:mod:`survey`), so the budget goes to the close calls."""
+SURVEY_SAMPLES = SURVEY_ROUND * SURVEY_ROUNDS
+"""The most samples of every contract in the survey."""
 STAGED_CHUNK = 16
 """Samples per chunk of a staged analysis: each round of the survey is two chunks, one per core
 of a laptop."""
 SETTLED_Z = 2.0
-"""Standard errors of a paired difference by which the survey's first round must show a call
-worse than the best (to drop it), and the advised action ahead of every other (to stop):
-:mod:`survey`; and by which the focus's first round must show the gain of showing the poignée
-away from 0 (to show it on no more samples: :data:`POIGNEE_SAMPLES`)."""
+"""Standard errors of a paired difference by which a round of the survey must show a call
+worse than the best (to drop it), and the advised action ahead of another (to settle it):
+:func:`action_values.settled`; and by which the focus's first round must show the gain of
+showing the poignée away from 0 (to show it on no more samples: :data:`POIGNEE_SAMPLES`)."""
+SETTLED_POINTS = 10.0
+"""A choice between two actions is settled, too, when their paired gap is known within ± this ×
+the larger of their multipliers (95%): the two are worth the same to within a few points a
+deal (:func:`action_values.settled`)."""
 P_MAKE_HALF_WIDTH = 0.035
 """The advised contract's P(make) within ± 3.5 points (95%)."""
 SCORE_HALF_WIDTH = 6.0

@@ -1,21 +1,25 @@
 """The survey: every contract under every call, and the auction around the user, played on the
 same samples; the call and the advice chosen from them.
 
-A fixed-size analysis plays it once, on all its samples. A staged analysis (:mod:`plan`) plays
-it in up to two rounds of :data:`plan.SURVEY_ROUND` samples, as the first round leaves the
-choice open:
+A fixed-size analysis plays it once, on all its samples. A staged analysis (:mod:`plan`) races
+it: rounds of :data:`plan.SURVEY_ROUND` samples, up to :data:`plan.SURVEY_ROUNDS`, each playing
+only what the rounds before left open. A choice between the advised action (or the best call)
+and another is *settled* (:func:`action_values.settled`) when their paired gap on the same
+samples is :data:`plan.SETTLED_Z` standard errors from 0, or known within ±
+:data:`plan.SETTLED_POINTS` × the larger multiplier (95%). After each round:
 
-- with 5 players, a call whose best contract trails the best call's by more than
-  :data:`plan.SETTLED_Z` standard errors of their paired difference (on the same deals) is
-  dropped: it keeps its first round's numbers, and the call is chosen among the others;
-- when one call is left and the advised action leads every other legal action by as many
-  standard errors, the survey stops there;
-- else the second round plays the calls still in, and the auction, on as many fresh samples;
-  with one call left, only the pairs of contracts still in the choice (:func:`open_pairs`): a
-  pair every legal bid of which the advised action leads by as many standard errors keeps its
-  first round's numbers. On 24 random four-player hands, the first round left the choice open
-  on 18, and on 13 of them only between passing and one pair's bids; leaving the other pair
-  out saves 30% of the round (a 16-sample chunk: 0.19 s against 0.27 s).
+- with 5 players, a call settled against the best call is dropped: it keeps the numbers of the
+  rounds it played, and the call is chosen among the others;
+- when one call is left and every legal action is settled against the advised one, the survey
+  stops there;
+- else the next round plays the calls still in, and the auction, on as many fresh samples;
+  with one call left, only the pairs of contracts still in the choice (:func:`open_pairs`). A
+  call or pair once left out stays out, so every choice's samples are the first ones of all.
+
+The actions still open when the rounds run out are said (:attr:`AuctionResult.open`). The samples
+the paired gaps rest on are shared by every action: the searching players draw each decision's
+worlds from the deal's key (:mod:`..playout.keys`), so two contracts played on the same deal
+differ only where what their players know differs.
 
 Before it, with 5 players, the greedy table plays every call on :data:`SCREEN_SAMPLES` samples
 of their own (a few hundredths of a second), and a call whose best contract trails the best
@@ -25,12 +29,8 @@ points or more behind (a third of them, most often the taker's own king: playing
 also 156–464 points behind for the lookahead, whose best call the greedy never put more than 49
 behind; a third of the survey's first round was spent on them.
 
-On 30 random four-player hands of point count 40 or more, the first round settled 16, and each
-of them on the advice that 64 samples gave; with 5 players (12 hands), it settled none but
-dropped a quarter of the calls.
-
-The survey's numbers are for choosing: whether it plays on leans on its first round, so they
-may lean a little too (as the chelem's stop does). The advised contract's pair is measured
+The survey's numbers are for choosing: whether it plays on leans on its rounds, so they may
+lean a little too (as the chelem's stop does). The advised contract's pair is measured
 again by the focus, on samples of its own, exactly unbiased (:mod:`plan`).
 """
 
@@ -43,11 +43,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ..game import Contract
-from ..stats import Estimate
-from .auction import AuctionResult, action_scores, evaluate, steadied
+from ..stats import Estimate, paired_gap
+from .action_values import AuctionResult, action_scores, evaluate, settled, steadied, with_gaps
 from .hand_samples import GREEDY_TABLE, Choice, ChunkOutcomes, ContractSamples, Sides, chunk
 from .paired import PAIR_FIRSTS, pair_of
-from .plan import SETTLED_Z
+from .plan import SETTLED_Z, SURVEY_ROUNDS
 from .runs import Progress, Run
 
 SCREEN_SAMPLES = 512
@@ -64,13 +64,15 @@ own, neither the survey's (from 0), the focus's (from 2**30) nor the control's (
 
 
 class Surveyed(NamedTuple):
-    """A survey's outcomes (a dropped call's, or a pair the second round left out, on the first
-    round's samples only); ``run``, the samples the chosen call was played on, and
-    ``first_round``, its first round's (the control replays those of the focus's pair:
-    :meth:`run_of`); the call chosen and every surveyed call's score (5 players, else ``None``
-    and none); the auction's values for the chosen call; the calls :func:`screen` left out,
-    each with how far the greedy table put it behind; and the calls the chosen one is not
-    clearly better than (:func:`live_calls`, on the samples they share)."""
+    """A survey's outcomes (a dropped call's, or a pair a later round left out, on the rounds
+    before only); ``run``, the samples the chosen call was played on, and ``first_round``, its
+    first round's (the control replays those of the focus's pair: :meth:`run_of`); ``ends``,
+    the samples played by the end of each round; the call chosen and every surveyed call's
+    score (5 players, else ``None`` and none); the auction's values for the chosen call; the
+    calls :func:`screen` left out, each with how far the greedy table put it behind; the calls
+    the chosen one is not clearly better than (:func:`live_calls`, on the samples they share);
+    and the legal actions still open against the advised one when the survey stopped
+    (:func:`open_actions`)."""
 
     outcomes: ChunkOutcomes
     run: Run
@@ -79,24 +81,36 @@ class Surveyed(NamedTuple):
     auction: AuctionResult
     screened: dict[int, float]
     first_round: Run
+    ends: tuple[int, ...]
     close: tuple[int, ...] = ()
+    unsettled: tuple[int, ...] = ()
+    call_versus: dict[int, Estimate] = {}  # noqa: RUF012 (a NamedTuple's default, never changed)
 
     def run_of(self, contract: Contract) -> Run:
-        """The run whose samples ``contract`` was played on under the chosen call: the whole
-        survey's, or its first round's where the second round left its pair out."""
+        """The run whose samples ``contract`` was played on under the chosen call: the rounds
+        of the survey its pair was in (each a prefix of the next: :func:`survey`)."""
         played = len(self.outcomes.samples[Choice(contract, self.called)].score)
-        return self.run if played == len(self.outcomes.auction.defended) else self.first_round
+        if played == self.ends[-1]:
+            return self.run
+        return replace(
+            self.first_round, samples=(self.ends.index(played) + 1) * self.first_round.samples
+        )
 
     def advised_again(
         self, choice: Choice, measured: dict[Contract, Estimate]
     ) -> tuple[AuctionResult, Choice]:
         """The auction with the bids of ``measured`` (``choice``'s pair, its E[score] as taker
-        measured by the focus) valued again (:func:`auction.steadied`), and the best contract:
+        measured by the focus) valued again (:func:`action_values.steadied`), and the best contract:
         the other of the pair where it now leads. Where the steadied auction would advise a
         contract the focus did not measure, the survey's stands."""
         called = choice.called
-        scores = {c: self.outcomes.samples[Choice(c, called)].score for c in measured}
+        samples = self.outcomes.samples
+        scores = {
+            c: samples[Choice(c, called)].score for c in Contract if Choice(c, called) in samples
+        }
         auction = steadied(self.auction, self.outcomes.auction, scores, measured)
+        # The paired gaps stay the survey's (the focus plays one pair only), to the new advice.
+        auction = with_gaps(auction, action_scores(self.outcomes.auction, scores))
         advised = auction.recommendation
         if advised == "pass":
             return auction, choice
@@ -124,22 +138,28 @@ def survey(
     play = dict(on_done=bar.step, keep_records=keep_records, sides=sides, poignee=not staged)
     parts = run.map(chunk, calls=calls, **play)
     outcomes = ChunkOutcomes.merge(parts)
-    surveyed = _chosen(outcomes, run, calls, calls, screened, run)
+    ends = (len(outcomes.auction.defended),)
+    surveyed = _chosen(outcomes, run, calls, calls, screened, run, ends)
     if not staged:
         return surveyed
-    live = tuple(card for card in calls if card == surveyed.called or card in surveyed.close)
-    actions = _actions(outcomes, surveyed)
-    if len(live) == 1 and settled(surveyed.auction, actions):
-        return surveyed
-    pairs = PAIR_FIRSTS if len(live) > 1 else open_pairs(surveyed, actions)
-    # The second round's chunks on the streams after the first's: the survey's samples are
-    # those of a run of twice the first's, which the control replays (:mod:`control`).
-    first_chunks = len(parts)
-    bar.grow(first_chunks)
-    second = replace(run, first_chunk=run.first_chunk + first_chunks)
-    outcomes = ChunkOutcomes.merge(parts + second.map(chunk, calls=live, pairs=pairs, **play))
-    twice = replace(run, samples=2 * run.samples)
-    return _chosen(outcomes, twice, calls, live, screened, run)
+    # Each round's chunks on the streams after the last's: the survey's samples are those of a
+    # run of as many rounds, which the control replays (:mod:`control`).
+    per_round = len(parts)
+    live, pairs = calls, PAIR_FIRSTS
+    for round_ in range(1, SURVEY_ROUNDS):
+        live = tuple(card for card in live if card == surveyed.called or card in surveyed.unsettled)
+        if len(live) == 1 and not surveyed.auction.open:
+            break
+        if len(live) == 1:  # a pair once left out stays out: every choice's samples a prefix
+            pairs = tuple(p for p in open_pairs(surveyed) if p in pairs)
+        bar.grow(per_round)
+        more = replace(run, first_chunk=run.first_chunk + round_ * per_round)
+        parts += more.map(chunk, calls=live, pairs=pairs, **play)
+        outcomes = ChunkOutcomes.merge(parts)
+        ends += (len(outcomes.auction.defended),)
+        whole = replace(run, samples=(round_ + 1) * run.samples)
+        surveyed = _chosen(outcomes, whole, calls, live, screened, run, ends)
+    return surveyed
 
 
 def screen(run: Run, calls: tuple[int | None, ...], bar: Progress) -> dict[int, float]:
@@ -160,7 +180,7 @@ def screen(run: Run, calls: tuple[int | None, ...], bar: Progress) -> dict[int, 
     for card in calls:
         behind = by_choice[Choice(best[card][0], card)].score
         gap = best[leader][1] - best[card][1]
-        if gap >= SCREEN_GAP and lead(ahead, behind) >= SCREEN_Z:
+        if gap >= SCREEN_GAP and -paired_gap(behind, ahead).z >= SCREEN_Z:
             gaps[card] = gap
     return gaps
 
@@ -172,32 +192,42 @@ def _chosen(
     live: Sequence[int | None],
     screened: dict[int, float],
     first_round: Run,
+    ends: tuple[int, ...],
 ) -> Surveyed:
     """The best of the ``live`` calls (its best contract's mean score highest) and the auction
-    under it, on ``run``'s samples (``first_round``: its first round's); the calls ``screened``
-    out before the survey."""
+    under it, on ``run``'s samples (``first_round``: its first round's; ``ends``: the samples
+    played by the end of each round); the calls ``screened`` out before the survey."""
     by_choice = outcomes.samples
     bidding = run.common["bidding"]
-    called, call_scores, close = None, {}, ()
+    called, call_scores, close, unsettled, call_versus = None, {}, (), (), {}
     if calls != (None,):
         call_scores = {card: best_of(by_choice, card)[1] for card in calls}
         called = max(live, key=call_scores.__getitem__)
         close = tuple(c for c in live_calls(by_choice, calls, called) if c != called)
+        unsettled = open_calls(by_choice, tuple(live), called)
+        call_versus = {c: gap for c, (gap, _, _) in call_gaps(by_choice, calls, called).items()}
     fitting, drawn = outcomes.fitting
+    contract_scores = {c: by_choice[Choice(c, called)].score for c in Contract}
     auction = evaluate(
         outcomes.auction,
-        {c: by_choice[Choice(c, called)].score for c in Contract},
+        contract_scores,
         bidding.heard,
         bidding.model.label,
         None if bidding.heard is None else fitting / drawn,
     )
-    return Surveyed(outcomes, run, called, call_scores, auction, screened, first_round, close)
-
-
-def _actions(outcomes: ChunkOutcomes, surveyed: Surveyed) -> dict[str, np.ndarray]:
-    """Every action's score per sample under the chosen call."""
-    scores = {c: outcomes.samples[Choice(c, surveyed.called)].score for c in Contract}
-    return action_scores(outcomes.auction, scores)
+    return Surveyed(
+        outcomes,
+        run,
+        called,
+        call_scores,
+        auction,
+        screened,
+        first_round,
+        ends,
+        close,
+        unsettled,
+        call_versus,
+    )
 
 
 def best_of(
@@ -223,54 +253,57 @@ def focus_contract(
     return best_of(by_choice, called, biddable)[0] if biddable else None
 
 
+def call_gaps(
+    by_choice: dict[Choice, ContractSamples], calls: tuple[int | None, ...], called: int | None
+) -> dict[int | None, tuple[Estimate, str, str]]:
+    """Each of the ``calls``' best contract against ``called``'s (the best call's): their
+    paired gap (:func:`stats.paired_gap`, on the samples both were played on: a call dropped
+    after a round of the survey has only the rounds before), and the two contracts."""
+    best = best_of(by_choice, called)[0]
+    leader = by_choice[Choice(best, called)].score
+    gaps = {}
+    for card in calls:
+        contract = best_of(by_choice, card)[0]
+        other = by_choice[Choice(contract, card)].score
+        gaps[card] = (paired_gap(other, leader), best.value, contract.value)
+    return gaps
+
+
 def live_calls(
     by_choice: dict[Choice, ContractSamples],
     calls: tuple[int | None, ...],
     called: int | None,
 ) -> tuple[int | None, ...]:
-    """The ``calls`` still in the choice: ``called`` (the best) and those whose best contract
-    does not trail its best contract by more than :data:`plan.SETTLED_Z` standard errors of the
-    paired difference, on the samples both were played on (a call dropped after the survey's
-    first round has only that round's: the first)."""
-    leader = by_choice[Choice(best_of(by_choice, called)[0], called)].score
-
-    def behind(card: int | None) -> float:
-        other = by_choice[Choice(best_of(by_choice, card)[0], card)].score
-        shared = min(len(leader), len(other))
-        return lead(leader[:shared], other[:shared])
-
-    return tuple(card for card in calls if card == called or behind(card) < SETTLED_Z)
+    """The ``calls`` not clearly worse than ``called`` (the best), which they include: those
+    whose best contract does not trail its best by :data:`plan.SETTLED_Z` standard errors of
+    their paired gap (:func:`call_gaps`)."""
+    gaps = call_gaps(by_choice, calls, called)
+    return tuple(card for card in calls if card == called or -gaps[card][0].z < SETTLED_Z)
 
 
-def open_pairs(surveyed: Surveyed, scores: dict[str, np.ndarray]) -> tuple[Contract, ...]:
-    """The pairs of contracts (each by its first, :data:`paired.PAIR_FIRSTS`) still in the
-    choice after the survey's first round, under its one call: the pair of the contract the
-    focus would measure (:func:`focus_contract`), and of every legal bid that the advised
-    action does not lead by :data:`plan.SETTLED_Z` standard errors (``scores``:
-    :func:`auction.action_scores`)."""
-    auction = surveyed.auction
-    advised = scores[auction.recommendation]
-    wanted = {focus_contract(auction, surveyed.outcomes.samples, surveyed.called)} | {
-        Contract(action)
-        for action in auction.legal_actions
-        if action != "pass" and lead(advised, scores[action]) < SETTLED_Z
-    }
-    return tuple(first for first in PAIR_FIRSTS if wanted.intersection(pair_of(first)))
-
-
-def settled(auction: AuctionResult, scores: dict[str, np.ndarray]) -> bool:
-    """Whether the advised action leads every other legal action by :data:`plan.SETTLED_Z`
-    standard errors of the paired difference (``scores``: :func:`auction.action_scores`)."""
-    advised = scores[auction.recommendation]
-    return all(
-        lead(advised, scores[action]) >= SETTLED_Z
-        for action in auction.legal_actions
-        if action != auction.recommendation
+def open_calls(
+    by_choice: dict[Choice, ContractSamples],
+    calls: tuple[int | None, ...],
+    called: int | None,
+) -> tuple[int | None, ...]:
+    """The ``calls`` whose choice against ``called`` is not :func:`action_values.settled`
+    (:func:`call_gaps`): the ones the survey plays on. A call known to be worth as much within
+    a few points is settled, though not clearly worse (:func:`live_calls`)."""
+    gaps = call_gaps(by_choice, calls, called)
+    return tuple(
+        card
+        for card, (gap, best, its) in gaps.items()
+        if card != called and not settled(gap, best, its)
     )
 
 
-def lead(ahead: np.ndarray, behind: np.ndarray) -> float:
-    """The mean of ``ahead − behind`` ((N,) per-sample scores, paired, N ≥ 2) in standard
-    errors of that mean (:attr:`Estimate.z`: infinite when ahead by the same amount on every
-    sample, 0 when tied on every one)."""
-    return Estimate.of(np.asarray(ahead, np.float64) - behind).z
+def open_pairs(surveyed: Surveyed) -> tuple[Contract, ...]:
+    """The pairs of contracts (each by its first, :data:`paired.PAIR_FIRSTS`) still in the
+    choice after a round of the survey, under its one call: the pair of the contract the focus
+    would measure (:func:`focus_contract`), and of every legal bid still open
+    (:attr:`AuctionResult.open`)."""
+    auction = surveyed.auction
+    wanted = {focus_contract(auction, surveyed.outcomes.samples, surveyed.called)} | {
+        Contract(action) for action in auction.open if action != "pass"
+    }
+    return tuple(first for first in PAIR_FIRSTS if wanted.intersection(pair_of(first)))
