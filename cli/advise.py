@@ -402,10 +402,11 @@ def run_advice(
         if position is not None and position > n_players:
             raise HandError(f"the position goes from 1 to {n_players}, not {position}")
         if chien is not None:
-            n_samples = ecart_samples(samples, sides)
-            with bar(n_samples, "samples") as done:
+            # The staged écart advice plays as many rounds as its close calls need: no total.
+            raced = samples is None and sides.searches
+            with bar(0 if raced else ecart_samples(samples, sides), "samples") as done:
                 options = dict(
-                    position=position, samples=n_samples, seed=seed, jobs=jobs, sides=sides
+                    position=position, samples=samples, seed=seed, jobs=jobs, sides=sides
                 )
                 result = advise_ecart(
                     cards, chien, n_players, contract, called, on_done=done, **options

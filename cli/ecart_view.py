@@ -6,12 +6,12 @@ from tarot_advisor.analyzer.advice.ecart_advice import (
     DEFAULT_SAMPLES as ECART_SAMPLES,
 )
 from tarot_advisor.analyzer.advice.ecart_advice import (
-    SIGNIFICANT,
     CandidateResult,
     EcartAnalysis,
     EcartInputError,
     analyse_ecart,
 )
+from tarot_advisor.analyzer.advice.ecart_play import SIGNIFICANT
 from tarot_advisor.analyzer.cards import (
     CardError,
     format_card,
@@ -58,17 +58,18 @@ Z95 = 1.96
 
 
 def ecart_cells(result: CandidateResult) -> tuple[str, str, str, str, str, str]:
-    """An écart's row of the table: its cards, E[score] ± 95%, P(make) ± 95%, the gain over
-    the engine's écart ± 95%, the poignée it leaves, and the ideas behind it."""
+    """An écart's row of the table: its cards, E[score] ± 95%, P(make) ± 95%, its paired gap
+    to the advised écart ± 95% (blank for the advised), the poignée it leaves, and the ideas
+    behind it."""
     poignee = "—"
     if result.poignee:
         poignee = f"{result.poignee}, " + ("show" if result.show_poignee else "hide")
-    p, e, g = result.p_make, result.expected_score, result.gain
+    p, e, g = result.p_make, result.expected_score, result.versus_best
     return (
         format_cards(result.cards),
         f"{e.mean:+7.1f} ± {Z95 * e.se:5.1f}",
         f"{100 * p.mean:5.1f}% ± {100 * Z95 * p.se:4.1f}",
-        f"{g.mean:+6.1f} ± {Z95 * g.se:5.1f}",
+        "" if g.se == 0 and g.mean == 0 else f"{g.mean:+6.1f} ± {Z95 * g.se:5.1f}",
         poignee,
         "; ".join(result.ideas),
     )
@@ -85,12 +86,12 @@ def render_ecart(analysis: EcartAnalysis) -> str:
         f"Écart for a {analysis.contract.label} ({analysis.players} players, {where}{call})",
         f"Hand: {format_cards(analysis.hand)}   Chien: {format_cards(analysis.chien)}",
         "",
-        f"{'Écart':<26} {'E[score]':>15} {'P(make)':>14} {'vs engine':>14}  {'Poignée':<14} Ideas",
+        f"{'Écart':<26} {'E[score]':>15} {'P(make)':>14} {'vs best':>14}  {'Poignée':<14} Ideas",
     ]
     for result in analysis.candidates:
         cards, score, make, gain, poignee, ideas = ecart_cells(result)
         mark = "◀ " if result is analysis.recommended else ""
-        lines.append(f"{cards:<26} {score} {make} {gain}  {poignee:<14} {mark}{ideas}")
+        lines.append(f"{cards:<26} {score} {make} {gain:>14}  {poignee:<14} {mark}{ideas}")
     best, engine = analysis.recommended, analysis.engine
     if best is engine and analysis.samples < FEW_SAMPLES:
         verdict = f"the engine's — {analysis.samples} samples are too few to tell écarts apart"
@@ -102,8 +103,17 @@ def render_ecart(analysis: EcartAnalysis) -> str:
             " the engine's"
         )
     sides = analysis.sides
+    lines.append("")
+    if analysis.open:
+        still = "; ".join(format_cards(cards) for cards in analysis.open)
+        lines.append(f"Not settled at the sample budget against the advice: {still}.")
+    fewer = sorted({c.samples for c in analysis.candidates if c.samples < analysis.samples})
+    if fewer:
+        lines.append(
+            "An écart settled against the advice stops early: each gap is on the samples both"
+            f" played ({', '.join(map(str, fewer))} for some)."
+        )
     lines += [
-        "",
         f"Advice: discard {format_cards(best.cards)} ({verdict}).",
         f"Played by: {sides.taker} for the taker's side, {sides.defence} for the defence.",
         f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "

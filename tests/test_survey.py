@@ -250,7 +250,7 @@ def test_the_second_round_plays_only_the_pairs_still_in_the_choice() -> None:
     assert auction.recommendation == "pass"
     assert open_pairs(_surveyed(auction, taker)) == (Contract.PRISE,)
     # Garde Sans ahead of Garde on average, but far less sure: both pairs.
-    auction, scores = _auction({**actions, "garde_sans": [300, -100, 40, 190]})
+    auction, _ = _auction({**actions, "garde_sans": [300, -100, 40, 190]})
     assert auction.recommendation == "garde_sans"
     assert open_pairs(_surveyed(auction, taker)) == (Contract.PRISE, Contract.GARDE_SANS)
 

@@ -12,24 +12,28 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..cards import format_card, format_cards, sort_cards, trumps_and_excuse
 from ..game import Contract, chien_size, poignee_thresholds
-from ..parallel import DEFAULT_SEED, FORK, map_chunks
-from ..playout import bitboard as bb
-from ..playout.deal import DealError, Deals, deal
-from ..playout.ecart import FixedEcart
-from ..playout.engine import play
-from ..playout.scoring import score
+from ..parallel import DEFAULT_SEED
 from ..rulebook.calling import longest_suit_call
 from ..rulebook.rules import IllegalCall, IllegalDiscard, check_called_card, check_discard
-from ..stats import Estimate
+from ..stats import Estimate, paired_gap
+from .action_values import versus_fields
 from .display import Summary, proportion, signed
 from .ecart_ideas import Candidate, candidates
+from .ecart_play import (
+    ROUNDS,
+    SEARCH_SAMPLES,
+    EcartInputError,
+    Played,
+    advised,
+    play_rounds,
+)
 from .hand import check_hand
 from .hand_samples import Sides
 
@@ -38,21 +42,7 @@ if TYPE_CHECKING:
 
 DEFAULT_SAMPLES = 1000
 """Samples of every écart when no side searches."""
-SEARCH_SAMPLES = 96
-"""Samples of every écart when a side searches (the lookahead, the default): the écarts are
-compared on the same deals, and their paired differences are precise long before each one's
-own score is (:attr:`CandidateResult.gain`)."""
-CHUNK = 1000
-"""Samples per chunk; each chunk plays every candidate on them in one batch."""
-SEARCH_CHUNK = 48
-"""Samples per chunk when a side searches: the default's two chunks run side by side."""
 POIGNEE_NAMES = ("simple", "double", "triple")
-SIGNIFICANT = 2.0
-"""An alternative écart is advised over the engine's when it gains more than this many SE."""
-
-
-class EcartInputError(ValueError):
-    """A chien, contract or call that cannot go with the hand."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +55,10 @@ class CandidateResult:
     p_make: Estimate
     gain: Estimate
     """E[score] minus the engine's écart's, paired on the same deals."""
+    versus_best: Estimate
+    """E[score] minus the advised écart's, paired on the same deals (0 for the advised)."""
+    samples: int
+    """The samples it was played on: the first of the others' (:mod:`ecart_play`)."""
     poignee: str | None
     """The poignée the hand allows after this écart (``simple``…), or ``None``."""
     show_poignee: bool
@@ -85,19 +79,18 @@ class EcartAnalysis:
     seed: int
     candidates: tuple[CandidateResult, ...]
     """Best first."""
+    open: tuple[tuple[int, ...], ...] = ()
+    """The écarts whose choice against the advised one was still open at the sample budget."""
     seconds: float = 0.0
     sides: Sides = field(default_factory=Sides)
     """The policies that played the cards, the taker's side and the defence."""
 
     @property
     def recommended(self) -> CandidateResult:
-        """The best écart that beats the engine's by more than :data:`SIGNIFICANT` standard
-        errors of the paired difference, else the engine's: the best of a dozen noisy means is
-        optimistic, and the engine's écart is the prior."""
-        for result in self.candidates:
-            if "engine" in result.ideas or result.gain.mean > SIGNIFICANT * result.gain.se:
-                return result
-        raise AssertionError("the engine's écart is always a candidate")  # pragma: no cover
+        """The advised écart (:func:`ecart_play.advised`): its paired gap to itself is 0 (the
+        engine's first among écarts that play alike on every sample)."""
+        level = [c for c in self.candidates if c.versus_best == Estimate(0.0, 0.0)]
+        return next((c for c in level if "engine" in c.ideas), level[0])
 
     @property
     def engine(self) -> CandidateResult:
@@ -125,6 +118,8 @@ class EcartAnalysis:
                         "p_make_se": result.p_make.se,
                         "gain_over_engine": result.gain.mean,
                         "gain_over_engine_se": result.gain.se,
+                        **versus_fields(result.versus_best),
+                        "samples": result.samples,
                         "poignee": result.poignee,
                         "show_poignee": result.show_poignee,
                     }
@@ -132,6 +127,7 @@ class EcartAnalysis:
                 ],
                 "recommended": [format_card(c) for c in self.recommended.cards],
                 "engine": [format_card(c) for c in self.engine.cards],
+                "open": [[format_card(c) for c in cards] for cards in self.open],
             },
         }
 
@@ -202,91 +198,6 @@ def check_chien(
     return tuple(sort_cards(hand)), tuple(sort_cards(chien))
 
 
-def _sample(
-    rng: np.random.Generator,
-    n: int,
-    hand: tuple[int, ...],
-    chien: tuple[int, ...],
-    players: int,
-    position: int | None,
-) -> tuple[Deals, np.ndarray]:
-    """``n`` deals of the other hands with ``hand`` at the taker's seat and the chien known,
-    and the seats (N,). The hand is dealt at seat 0, then its block is swapped with the
-    taker's seat's: the other hands are alike, so every deal stays equally likely."""
-    seats = rng.integers(0, players, n) if position is None else np.full(n, position - 1)
-    try:
-        deals = deal(
-            rng, n, players, known_hands={0: hand}, known_chien=chien, reject_petit_sec=True
-        )
-    except DealError as error:
-        raise EcartInputError(str(error)) from None
-    h = len(hand)
-    columns = np.tile(np.arange(deals.cards.shape[1]), (n, 1))
-    block = seats[:, None] * h + np.arange(h)[None, :]
-    rows = np.arange(n)[:, None]
-    columns[rows, block] = np.arange(h)[None, :]
-    columns[:, :h] = block
-    return Deals(players, np.take_along_axis(deals.cards, columns, axis=1), deals.keys), seats
-
-
-@dataclass(frozen=True)
-class _Outcomes:
-    """Per candidate and sample (K, N): the score hidden, shown (where a poignée may be shown,
-    else hidden) and made."""
-
-    hidden: np.ndarray
-    shown: np.ndarray
-    made: np.ndarray
-
-
-def _chunk(
-    rng: np.random.Generator,
-    n: int,
-    *,
-    hand: tuple[int, ...],
-    chien: tuple[int, ...],
-    players: int,
-    position: int | None,
-    contract: Contract,
-    called: int | None,
-    ecarts: tuple[tuple[int, ...], ...],
-    eligible: tuple[bool, ...],
-    sides: Sides,
-) -> _Outcomes:
-    deals, seats = _sample(rng, n, hand, chien, players, position)
-    k = len(ecarts)
-    tiled = deals.rows(np.tile(np.arange(n), k))  # the candidates' copies keep the deals' keys
-    lo, hi = bb.from_cards(np.array(ecarts, np.uint8))
-    policy = FixedEcart(np.repeat(lo, n), np.repeat(hi, n))
-    taker_policy, defence_policy = sides.policies()
-
-    def run(shown: bool, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        sub = tiled.rows(rows)
-        fixed = FixedEcart(policy.lo[rows], policy.hi[rows])
-        playout = play(
-            sub,
-            np.tile(seats, k)[rows],
-            contract,
-            taker_policy,
-            defence_policy,
-            rng=rng,
-            called=called,
-            ecart_policy=fixed,
-            taker_poignee=shown,
-            keep_plays=False,
-        )
-        scores = score(playout)
-        return scores.taker_score, scores.made
-
-    everything = np.arange(k * n)
-    hidden, made = run(False, everything)
-    shown = hidden.copy()
-    again = np.flatnonzero(np.repeat(np.array(eligible), n))
-    if again.size:
-        shown[again] = run(True, again)[0]
-    return _Outcomes(hidden.reshape(k, n), shown.reshape(k, n), made.reshape(k, n))
-
-
 def analyse_ecart(
     hand: Sequence[int],
     chien: Sequence[int],
@@ -313,6 +224,7 @@ def analyse_ecart(
     """
     start = time.perf_counter()
     sides = sides or Sides()
+    staged = samples is None and sides.searches  # rounds raced to the close calls
     samples = ecart_samples(samples, sides)
     contract = contract if isinstance(contract, Contract) else Contract.parse(contract)
     hand = check_hand(hand, players)
@@ -342,30 +254,23 @@ def analyse_ecart(
                 raise EcartInputError(f"the écart played: {error}") from None
             raise AssertionError(f"{candidate.ideas[0]}: {error}") from None  # pragma: no cover
     eligible = tuple(_poignee_after(pool, c, players) is not None for c in found)
-    outcomes = map_chunks(
-        _chunk,
+    played = play_rounds(
+        tuple(c.cards for c in found),
+        eligible,
         samples,
+        ROUNDS if staged else 1,
+        contract=contract,
         seed=seed,
-        # The chunk depends on the policies only, so the numbers never depend on the workers.
-        chunk_size=SEARCH_CHUNK if sides.searches else CHUNK,
         jobs=jobs,
-        backend=FORK,
-        on_done=on_done,
         sides=sides,
+        on_done=on_done,
         hand=hand,
         chien=chien,
         players=players,
         position=position,
-        contract=contract,
         called=called,
-        ecarts=tuple(c.cards for c in found),
-        eligible=eligible,
     )
-    merged = {
-        f.name: np.concatenate([getattr(o, f.name) for o in outcomes], axis=1)
-        for f in fields(_Outcomes)
-    }
-    results = _results(found, merged, pool, players)
+    results = _results(found, played, pool, players)
     return EcartAnalysis(
         hand=hand,
         chien=chien,
@@ -373,9 +278,10 @@ def analyse_ecart(
         position=position,
         contract=contract,
         called=called,
-        samples=samples,
+        samples=max(r.samples for r in results),
         seed=seed,
         candidates=tuple(sorted(results, key=lambda r: -r.expected_score.mean)),
+        open=tuple(found[i].cards for i in played.open),
         seconds=time.perf_counter() - start,
         sides=sides,
     )
@@ -390,20 +296,22 @@ def ecart_samples(samples: int | None, sides: Sides) -> int:
 
 
 def _results(
-    found: list[Candidate], merged: dict[str, np.ndarray], pool: list[int], players: int
+    found: list[Candidate], played: Played, pool: list[int], players: int
 ) -> list[CandidateResult]:
-    show = merged["shown"].mean(axis=1) > merged["hidden"].mean(axis=1)
-    best = np.where(show[:, None], merged["shown"], merged["hidden"])
-    engine = best[0]  # the engine's écart comes first
+    better = [played.better(i) for i in range(len(found))]
+    scores = [score for score, _ in better]
+    best = advised(scores)
     return [
         CandidateResult(
             cards=candidate.cards,
             ideas=candidate.ideas,
-            expected_score=Estimate.of(best[i]),
-            p_make=Estimate.of(merged["made"][i]),
-            gain=Estimate.of(best[i] - engine),
+            expected_score=Estimate.of(scores[i]),
+            p_make=Estimate.of(played.made[i]),
+            gain=paired_gap(scores[i], scores[0]) if i else Estimate(0.0, 0.0),
+            versus_best=paired_gap(scores[i], scores[best]) if i != best else Estimate(0.0, 0.0),
+            samples=len(scores[i]),
             poignee=_poignee_after(pool, candidate, players),
-            show_poignee=bool(show[i]),
+            show_poignee=better[i][1],
         )
         for i, candidate in enumerate(found)
     ]

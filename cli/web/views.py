@@ -78,7 +78,7 @@ def ecart_view(analysis: EcartAnalysis) -> dict:
         "kind": "ecart",
         "title": lines[0],
         "subtitle": lines[1],
-        "columns": ["Écart", "E[score] ± 95%", "P(make) ± 95%", "vs engine", "Poignée", "Ideas"],
+        "columns": ["Écart", "E[score] ± 95%", "P(make) ± 95%", "vs best", "Poignée", "Ideas"],
         "rows": [
             {
                 "cells": ecart_cells(result),
@@ -87,7 +87,7 @@ def ecart_view(analysis: EcartAnalysis) -> dict:
             }
             for result in analysis.candidates
         ],
-        "advice": lines[-2],
+        "advice": next(line for line in lines if line.startswith("Advice: ")),
         "footer": lines[-1],
         "text": text,
     }
