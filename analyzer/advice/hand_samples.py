@@ -132,6 +132,10 @@ class Sides:
         """``taker/defence``, e.g. ``greedy/simple``: the key of a table in the JSON."""
         return f"{self.taker}/{self.defence}"
 
+    def to_dict(self) -> dict[str, str]:
+        """``{"taker": …, "defence": …}``: the ``policies`` of the commands' JSON."""
+        return {"taker": self.taker, "defence": self.defence}
+
     @property
     def chunk(self) -> int:
         """Samples per chunk: :data:`SEARCH_CHUNK` when a side searches, else :data:`CHUNK`.
