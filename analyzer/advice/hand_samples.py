@@ -143,9 +143,11 @@ class Sides:
         return SEARCH_CHUNK if self.searches else CHUNK
 
 
+DEFAULT_TABLE = Sides()
+"""The advice's table: :data:`DEFAULT_POLICY` at every seat."""
 GREEDY_TABLE = Sides("greedy", "greedy")
-"""The greedy at every seat: the fast, weaker table (the sensitivity line's, the review's
-judge, the écart-ideas study's)."""
+"""The greedy at every seat: the fast, weaker table (the sensitivity line's, the écart-ideas
+study's)."""
 
 
 @dataclass(frozen=True)
