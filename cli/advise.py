@@ -13,12 +13,10 @@ from tarot_advisor.analyzer.advice.display import estimated_share, proportion
 from tarot_advisor.analyzer.advice.ecart_advice import SEARCH_SAMPLES as ECART_SEARCH_SAMPLES
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis, ecart_samples
 from tarot_advisor.analyzer.advice.hand import HandError
-from tarot_advisor.analyzer.advice.hand_samples import CHUNK, DEFAULT_POLICY, SEARCH_CHUNK, Sides
+from tarot_advisor.analyzer.advice.hand_samples import CHUNK, SEARCH_CHUNK, Sides
 from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_ROUND, SURVEY_SAMPLES
 from tarot_advisor.analyzer.cards import CardError, format_card, format_cards, parse_hand
 from tarot_advisor.analyzer.game import BIDS, Contract, bid_label
-from tarot_advisor.analyzer.policies import POLICIES
-from tarot_advisor.analyzer.search.lookahead import DEFAULT_WORLDS, first_half
 from tarot_advisor.analyzer.stats import Estimate
 from tarot_advisor.cli.advise_outputs import (
     check_options,
@@ -43,6 +41,7 @@ from tarot_advisor.cli.options import (
 )
 from tarot_advisor.cli.progress import Bar, no_bar, progress
 from tarot_advisor.cli.replay import read_source
+from tarot_advisor.cli.table_options import defence_option, taker_option
 
 Z95 = 1.96
 """± in the table is a 95% interval: 1.96 standard errors."""
@@ -260,27 +259,11 @@ def advice_line(analysis: Analysis) -> str:
     help="With --chien: the contract taken.",
 )
 @click.option("--called", default=None, help="With --chien and 5 players: the card called.")
-@click.option(
-    "--taker",
-    "taker_policy",
-    type=click.Choice(list(POLICIES)),
-    default=DEFAULT_POLICY,
-    show_default=True,
-    help="Who plays the taker's side in the simulation: yours when you take, the other taker's "
-    "in E[pass] (the deal you defend), in the écart advice too. lookahead: each card tried in "
-    f"{first_half(DEFAULT_WORLDS)} deals of the cards it cannot see, those still in contention "
-    f"in {DEFAULT_WORLDS - first_half(DEFAULT_WORLDS)} more; greedy: habits without search, 50 "
-    "times faster and weaker.",
+@taker_option(
+    "Who plays the taker's side in the simulation: yours when you take, the other taker's in "
+    "E[pass] (the deal you defend), in the écart advice too."
 )
-@click.option(
-    "--defence",
-    "defence_policy",
-    type=click.Choice(list(POLICIES)),
-    default=DEFAULT_POLICY,
-    show_default=True,
-    help="Who plays the defenders' cards, yours among them in E[pass] (simple: the common "
-    "open-source AI, weaker).",
-)
+@defence_option("Who plays the defenders' cards, yours among them in E[pass]")
 @seed_option()
 @jobs_option(
     "Worker processes (0 = every core), forked from this one: they start in milliseconds. The "

@@ -20,6 +20,7 @@ from tarot_advisor.analyzer.cards import (
     parse_cards,
 )
 from tarot_advisor.cli.errors import INPUT_ERROR, fail
+from tarot_advisor.cli.table_options import played_by
 
 __all__ = ["ECART_SAMPLES", "advise_ecart", "render_ecart"]
 
@@ -102,7 +103,6 @@ def render_ecart(analysis: EcartAnalysis) -> str:
             f"{'; '.join(best.ideas)} — {best.gain.mean:+.1f} ± {Z95 * best.gain.se:.1f} over"
             " the engine's"
         )
-    sides = analysis.sides
     lines.append("")
     if analysis.open:
         still = "; ".join(format_cards(cards) for cards in analysis.open)
@@ -115,7 +115,7 @@ def render_ecart(analysis: EcartAnalysis) -> str:
         )
     lines += [
         f"Advice: discard {format_cards(best.cards)} ({verdict}).",
-        f"Played by: {sides.taker} for the taker's side, {sides.defence} for the defence.",
+        f"Played by: {played_by(analysis.sides)}.",
         f"{analysis.samples:,} samples · seed {analysis.seed} · {analysis.seconds:.2f} s · "
         "± = 95% interval · every écart played on the same deals · scores are the taker's total",
     ]

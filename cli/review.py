@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from tarot_advisor.analyzer.advice.cardplay import DEFAULT_SAMPLES
+from tarot_advisor.analyzer.advice.hand_samples import DEFAULT_POLICY, Sides
 from tarot_advisor.analyzer.advice.review import decisions_to_judge, review_deal
 from tarot_advisor.analyzer.advice.review_calls import ReviewError
 from tarot_advisor.analyzer.advice.review_decision import DealReview, Decision, SeatReview
@@ -30,6 +31,7 @@ from tarot_advisor.cli.options import command, jobs_option, json_option, quiet_o
 from tarot_advisor.cli.play import BYTES_PER_SAMPLE
 from tarot_advisor.cli.progress import Bar, Progress, no_bar, progress
 from tarot_advisor.cli.replay import error_dict, read_source
+from tarot_advisor.cli.table_options import defence_option, played_by, taker_option
 from tarot_advisor.reports.files import write_text
 
 KIND_NAMES = {"card": "", "ecart": "écart", "poignee": "poignée", "chelem": "chelem", "bid": "bid"}
@@ -84,6 +86,9 @@ def deal_text(number: int, review: DealReview) -> str:
     ]
     for seat in review.seats:
         lines += seat_table(seat)
+    if review.calls_judged:
+        by = played_by(review.sides)
+        lines.append(f"Bid, écart, poignée and chelem judged on deals played by {by}.")
     lines.append(
         "cost: E[best] − E[played] for the seat, on the same worlds (paired); ◀: over 2 SE"
         " and at least 10 points"
@@ -113,7 +118,15 @@ def record_players(data: Any) -> int | None:
 
 
 def run_review(
-    data: Any, seat: str, *, samples: int, seed: int, jobs: int, bar: Bar = no_bar
+    data: Any,
+    seat: str,
+    *,
+    samples: int,
+    seed: int,
+    jobs: int,
+    taker_policy: str = DEFAULT_POLICY,
+    defence_policy: str = DEFAULT_POLICY,
+    bar: Bar = no_bar,
 ) -> DealReview:
     """What ``tarot-review`` computes for one record as :func:`load_records` gives it, with the
     command's options: the review (:func:`review_document` is its ``--json`` line). A record
@@ -127,7 +140,15 @@ def run_review(
         players = record_players(data) or 4  # for the bar only: the replay checks it
         total = decisions_to_judge(players, len(seats or [0]), seats is None)
         with bar(total, "decisions") as done:
-            return review_deal(data, seats, samples=samples, seed=seed, jobs=jobs, on_done=done)
+            return review_deal(
+                data,
+                seats,
+                samples=samples,
+                seed=seed,
+                jobs=jobs,
+                sides=Sides(taker_policy, defence_policy),
+                on_done=done,
+            )
     except (RecordError, RecordSyntaxError, RuleError, ReviewError) as error:
         illegal = isinstance(error, RuleError)
         kind = "illegal" if illegal else "not a deal record"
@@ -168,6 +189,11 @@ def review_document(review: DealReview) -> str:
     default=None,
     help="Also write the review as a self-contained web page, the deal drawn trick by trick.",
 )
+@taker_option(
+    "Who plays the taker's side in the deals the bid, the écart, the poignée and the chelem are "
+    "judged on (the cards are judged as tarot-play judges them)."
+)
+@defence_option("Who plays the defenders' cards in those deals")
 @seed_option()
 @jobs_option()
 @json_option()
@@ -177,6 +203,8 @@ def main(
     seat: str,
     samples: int,
     html_path: Path | None,
+    taker_policy: str,
+    defence_policy: str,
     seed: int,
     jobs: int,
     as_json: bool,
@@ -204,7 +232,16 @@ def main(
             return progress(total, label, show=show_progress, unit=unit, players=players)
 
         try:
-            review = run_review(data, seat, samples=samples, seed=seed, jobs=jobs, bar=bar)
+            review = run_review(
+                data,
+                seat,
+                samples=samples,
+                seed=seed,
+                jobs=jobs,
+                taker_policy=taker_policy,
+                defence_policy=defence_policy,
+                bar=bar,
+            )
         except InputError as error:
             code = max(code, error.code)
             click.echo(f"Error: deal {number}: {error.message}", err=True)

@@ -174,7 +174,8 @@ def test_a_first_run_says_above_its_bar_that_it_compiles_the_engine(monkeypatch)
     note = "The first run for 4 players compiles the engine: up to a minute, once.\n"
     assert shown.startswith(note) and "simulating [" in shown
     assert note not in _invoke(advise, [HAND, "--samples", "20", *GREEDY, "--quiet"]).stderr
-    review = [str(DATA / "deals" / "blunder-garde-4p.json"), "--samples", "10", "--progress"]
+    blunder = str(DATA / "deals" / "blunder-garde-4p.json")
+    review = [blunder, "--samples", "10", *GREEDY, "--progress"]
     assert _invoke(review_command, review).stderr.startswith(note)  # the record's 4 players
     monkeypatch.setattr(bars, "kept_for", lambda players: True)
     assert note not in _invoke(advise, [HAND, "--samples", "20", *GREEDY, "--progress"]).stderr

@@ -12,9 +12,12 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from cli_helpers import one_error_line
 from click.testing import CliRunner
+from greedy_table import GREEDY_OPTIONS, GREEDY_SIDES
 
 from tarot_advisor.analyzer.advice import review_calls
+from tarot_advisor.analyzer.advice.hand_samples import Sides
 from tarot_advisor.analyzer.advice.review import review_deal
 from tarot_advisor.analyzer.cards import PETIT, parse_cards
 from tarot_advisor.analyzer.game import hand_size
@@ -39,7 +42,7 @@ def petit_trick(data: dict) -> int:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_petit_thrown_under_the_defences_trump_is_the_costliest_decision(players: int) -> None:
     data = planted(players)
-    review = review_deal(data, samples=SAMPLES, call_samples=SAMPLES, seed=5)
+    review = review_deal(data, samples=SAMPLES, call_samples=SAMPLES, seed=5, sides=GREEDY_SIDES)
     (seat,) = review.seats
     assert (seat.seat, seat.role) == (data["taker"], "taker")
     worst = seat.costliest(1)[0]
@@ -56,14 +59,18 @@ def test_the_petit_thrown_under_the_defences_trump_is_the_costliest_decision(pla
 
 
 def test_a_forced_card_costs_nothing_and_is_not_searched() -> None:
-    review = review_deal(planted(4), samples=SAMPLES, call_samples=SAMPLES, seed=5)
+    review = review_deal(
+        planted(4), samples=SAMPLES, call_samples=SAMPLES, seed=5, sides=GREEDY_SIDES
+    )
     last = [d for d in review.seats[0].decisions if d.kind == "card"][-1]
     assert (last.note, last.cost.mean, last.ranking) == ("forced", 0.0, ())
     assert last.played == last.best
 
 
 def test_the_position_seen_hides_the_others_hands_and_later_poignees() -> None:
-    review = review_deal(planted(3), samples=SAMPLES, call_samples=SAMPLES, seed=5)
+    review = review_deal(
+        planted(3), samples=SAMPLES, call_samples=SAMPLES, seed=5, sides=GREEDY_SIDES
+    )
     first = next(d for d in review.seats[0].decisions if d.kind == "card")
     assert first.position["seat"] == 0 and first.position["tricks"] == []
     assert len(first.position["hand"]) == hand_size(3)
@@ -72,9 +79,9 @@ def test_the_position_seen_hides_the_others_hands_and_later_poignees() -> None:
 
 def test_same_seed_same_review_whatever_jobs() -> None:
     data = planted(4)
-    one = review_deal(data, samples=40, call_samples=40, seed=9, jobs=1).to_dict()
-    two = review_deal(data, samples=40, call_samples=40, seed=9, jobs=2).to_dict()
-    assert one == two
+    one = review_deal(data, samples=40, call_samples=40, seed=9, jobs=1, sides=GREEDY_SIDES)
+    two = review_deal(data, samples=40, call_samples=40, seed=9, jobs=2, sides=GREEDY_SIDES)
+    assert one.to_dict() == two.to_dict()
 
 
 def test_a_tarotclub_deal_is_reviewed_and_says_what_it_cannot_measure(tmp_path: Path) -> None:
@@ -98,7 +105,8 @@ def test_a_tarotclub_deal_is_reviewed_and_says_what_it_cannot_measure(tmp_path: 
 
 def test_every_seat_reviewed_with_seat_all() -> None:
     source = str(DATA / "review" / "planted-3.json")
-    result = CliRunner().invoke(main, [source, "--json", "--seat", "all", "--samples", "20"])
+    options = ["--json", "--seat", "all", "--samples", "20", *GREEDY_OPTIONS]
+    result = CliRunner().invoke(main, [source, *options])
     assert result.exit_code == 0, result.output
     seats = json.loads(result.stdout)["seats"]
     assert [s["seat"] for s in seats] == [0, 1, 2]
@@ -134,7 +142,7 @@ def test_one_bad_record_in_json_lines_does_not_stop_the_others(tmp_path: Path) -
     good = json.dumps(planted(3), ensure_ascii=False)
     path = tmp_path / "deals.jsonl"
     path.write_text(f"{good}\n{{broken\n{good}\n", encoding="utf-8")
-    result = CliRunner().invoke(main, [str(path), "--json", "--samples", "10"])
+    result = CliRunner().invoke(main, [str(path), "--json", "--samples", "10", *GREEDY_OPTIONS])
     assert result.exit_code == 2
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [("error" in line) for line in lines] == [False, True, False]
@@ -187,6 +195,62 @@ def test_an_ecart_that_did_better_than_the_advised_one_cost_nothing(monkeypatch)
     fake = SimpleNamespace(recommended=advised, candidates=[advised, mine])
     monkeypatch.setattr(review_calls, "analyse_ecart", lambda *args, **kwargs: fake)
     game = SimpleNamespace(discard=played, chien=(), players=4, contract="garde", called=None)
-    decision = review_calls._ecart(tuple(range(18)), game, None, None, 0, 1)
+    decision = review_calls._ecart(tuple(range(18)), game, None, None, 0, 1, GREEDY_SIDES)
     assert (decision.best, decision.cost.mean) == (decision.played, 0.0)
     assert decision.note == "as well as the advice's 6♠ 5♠ 4♠ V♦ 8♦ 3♦ (engine)"
+
+
+# --- the table the taker's calls are judged at: tarot-advise's, --taker and --defence -----------
+
+
+def test_the_calls_are_judged_at_the_table_given_and_the_json_names_it(monkeypatch) -> None:
+    tables = []
+
+    def spy(advice):
+        def run(*args, **kwargs):
+            sides = kwargs.get("sides")
+            taker, defence = kwargs.get("taker_policy"), kwargs.get("defence_policy")
+            tables.append((sides.taker, sides.defence) if sides else (taker, defence))
+            return advice(*args, **kwargs)
+
+        return run
+
+    for name in ("analyse_hand", "analyse_ecart"):
+        monkeypatch.setattr(review_calls, name, spy(getattr(review_calls, name)))
+    table = Sides("greedy", "simple")
+    review = review_deal(planted(4), samples=20, call_samples=40, seed=5, sides=table)
+    assert tables == [("greedy", "simple")] * 2  # the bid's advisor, the écart advice
+    assert review.to_dict()["policies"] == {"taker": "greedy", "defence": "simple"}
+
+
+def test_the_review_plays_the_advices_lookahead_by_default_and_names_it() -> None:
+    # No chien in this record: nothing is measured at the table, so the default is quick here.
+    source = str(DATA / "tarotclub" / "tarotmag_18.json")
+    result = CliRunner().invoke(main, [source, "--json", "--samples", "4"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["policies"] == {"taker": "lookahead", "defence": "lookahead"}
+    text = CliRunner().invoke(main, [source, "--samples", "4"]).stdout
+    assert "judged on deals played by" not in text  # no call was judged: no table to name
+
+
+def test_the_greedy_table_is_named_in_the_json_and_in_the_table() -> None:
+    source = str(DATA / "review" / "planted-4.json")
+    options = [source, "--samples", "20", *GREEDY_OPTIONS]
+    result = CliRunner().invoke(main, [*options, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["policies"] == {"taker": "greedy", "defence": "greedy"}
+    line = (
+        "Bid, écart, poignée and chelem judged on deals played by greedy for the taker's side,"
+        " greedy for the defence."
+    )
+    assert line in CliRunner().invoke(main, options).stdout.splitlines()
+    seat_all = CliRunner().invoke(main, [*options, "--json", "--seat", "all"])
+    assert json.loads(seat_all.stdout)["policies"] == {"taker": "greedy", "defence": "greedy"}
+
+
+@pytest.mark.parametrize("flag", ["--taker", "--defence"])
+@pytest.mark.parametrize("value", ["best", ""])
+def test_an_unknown_table_is_refused_in_one_sentence(flag: str, value: str) -> None:
+    source = str(DATA / "review" / "planted-4.json")
+    result = CliRunner().invoke(main, [source, flag, value])
+    one_error_line(result, f"Invalid value for '{flag}'", f"'{value}' is not one of", "lookahead")

@@ -227,11 +227,15 @@ BLUNDER = POSITION.parent.parent / "deals" / "blunder-garde-4p.json"
 
 def test_api_review_answers_the_commands_json_byte_for_byte(url) -> None:
     record = json.loads(BLUNDER.read_text(encoding="utf-8"))
-    status, text = post(url, "/api/review", {"record": record, "samples": 100, "seed": 3})
-    expected = cli(review, [str(BLUNDER), "--samples", "100", "--seed", "3", "--json"])
+    # The table as the command's options name it (the greedy, quick), the calls judged at it.
+    body = {"record": record, "samples": 100, "seed": 3, "taker": "greedy", "defence": "greedy"}
+    status, text = post(url, "/api/review", body)
+    options = ["--samples", "100", "--seed", "3", "--taker", "greedy", "--defence", "greedy"]
+    expected = cli(review, [str(BLUNDER), *options, "--json"])
     assert expected.exit_code == 0, expected.output
     assert status == 200
     assert text == expected.stdout.strip()
+    assert json.loads(text)["policies"] == {"taker": "greedy", "defence": "greedy"}
     # The costliest decision: the Petit thrown away at trick 12.
     assert json.loads(text)["summary"][0].startswith("trick 12: the 1 instead of")
 
@@ -275,6 +279,7 @@ def test_a_record_that_breaks_a_rule_is_a_400_with_the_commands_sentence(url, tm
         ({"record": [{"players": 4}, {"players": 4}]}, "not several"),
         ({"samples": 20}, "under the key record"),
         ({"record": {}, "seats": 1}, "unknown key seats"),
+        ({"record": {}, "taker": "best"}, "'best' is not one of"),
         ({"record": "{not json"}, "not valid JSON"),
     ],
 )

@@ -321,7 +321,7 @@ class Analysis:
             },
             "calls_screened": {format_card(c): s for c, s in self.screened_calls.items()},
             **(self.auction.to_dict() if self.auction else {}),
-            "policies": {"taker": self.sides.taker, "defence": self.sides.defence},
+            "policies": self.sides.to_dict(),
             "sensitivity": {
                 table.label: {
                     result.contract.value: {

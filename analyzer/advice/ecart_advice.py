@@ -106,7 +106,7 @@ class EcartAnalysis:
             "called": None if self.called is None else format_card(self.called),
             "samples": self.samples,
             "seed": self.seed,
-            "policies": {"taker": self.sides.taker, "defence": self.sides.defence},
+            "policies": self.sides.to_dict(),
             "ecart": {
                 "candidates": [
                     {

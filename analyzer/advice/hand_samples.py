@@ -132,6 +132,10 @@ class Sides:
         """``taker/defence``, e.g. ``greedy/simple``: the key of a table in the JSON."""
         return f"{self.taker}/{self.defence}"
 
+    def to_dict(self) -> dict[str, str]:
+        """``{"taker": …, "defence": …}``: the ``policies`` of the commands' JSON."""
+        return {"taker": self.taker, "defence": self.defence}
+
     @property
     def chunk(self) -> int:
         """Samples per chunk: :data:`SEARCH_CHUNK` when a side searches, else :data:`CHUNK`.
@@ -139,9 +143,11 @@ class Sides:
         return SEARCH_CHUNK if self.searches else CHUNK
 
 
+DEFAULT_TABLE = Sides()
+"""The advice's table: :data:`DEFAULT_POLICY` at every seat."""
 GREEDY_TABLE = Sides("greedy", "greedy")
-"""The greedy at every seat: the fast, weaker table (the sensitivity line's, the review's
-judge, the écart-ideas study's)."""
+"""The greedy at every seat: the fast, weaker table (the sensitivity line's, the écart-ideas
+study's)."""
 
 
 @dataclass(frozen=True)

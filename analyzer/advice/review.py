@@ -33,6 +33,7 @@ from ..search.position import read_position
 from ..search.worlds import card_set
 from ..stats import Estimate
 from .cardplay import DEFAULT_SAMPLES, advise_play
+from .hand_samples import DEFAULT_TABLE, Sides
 from .review_calls import review_calls
 from .review_decision import DealReview, Decision, SeatReview
 
@@ -152,12 +153,15 @@ def review_deal(
     seed: int = DEFAULT_SEED,
     jobs: int = 1,
     call_samples: int | None = None,
+    sides: Sides = DEFAULT_TABLE,
     on_done: Progress | None = None,
 ) -> DealReview:
     """Review the deal ``data`` (a deal record as loaded from JSON) for ``seats`` (default:
     the taker's). ``samples``: worlds per card; ``call_samples``: the advisor's and the écart
-    advice's samples (``None``: their defaults). ``on_done`` receives the number of decisions
-    judged so far (:func:`decisions_to_judge` says how many there are).
+    advice's samples (``None``: their defaults); ``sides``: who plays the deals the taker's
+    calls are judged on (default: the lookahead at every seat, as the advice). ``on_done``
+    receives the number of decisions judged so far (:func:`decisions_to_judge` says how many
+    there are).
 
     Raises :class:`record.RecordError` or :class:`rules.RuleError` for a record that does not
     replay (as ``tarot-replay``), :class:`review_calls.ReviewError` for an unreadable auction.
@@ -170,7 +174,7 @@ def review_deal(
     for seat in seats:
         decisions: list[Decision] = []
         if seat == game.taker:
-            decisions += review_calls(data, game, call_samples, seed, jobs)
+            decisions += review_calls(data, game, call_samples, seed, jobs, sides)
             done += 1
             if on_done:
                 on_done(done)
@@ -184,7 +188,8 @@ def review_deal(
                 on_done(done)
         hand = sort_cards(game.hands[seat])
         reviews.append(SeatReview(seat, role_of(game, seat), tuple(decisions), tuple(hand)))
-    return DealReview(data, game, tuple(reviews), samples, seed, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    return DealReview(data, game, tuple(reviews), samples, seed, sides, seconds)
 
 
 def decisions_to_judge(players: int, seats: int, with_taker: bool) -> int:

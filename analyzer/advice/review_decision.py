@@ -14,6 +14,7 @@ from typing import Any
 from ..cards import format_card
 from ..rulebook.referee import Game
 from ..stats import Estimate
+from .hand_samples import DEFAULT_TABLE, Sides
 
 SIGNIFICANT_SE = 2.0
 """A cost is flagged when it exceeds this many standard errors of the paired difference…"""
@@ -139,12 +140,21 @@ class DealReview:
     seats: tuple[SeatReview, ...]
     samples: int
     seed: int
+    sides: Sides = DEFAULT_TABLE
+    """Who played the deals the taker's bid, écart, poignée and chelem were judged on."""
     seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def calls_judged(self) -> bool:
+        """Whether a decision other than a card was measured (at the table :attr:`sides`)."""
+        decisions = (d for seat in self.seats for d in seat.decisions)
+        return any(d.kind != "card" and d.cost is not None for d in decisions)
 
     def to_dict(self) -> dict:
         """One seat: the issue's shape (``seat``, ``role``, ``decisions``, ``total_cost``…);
-        several (``--seat all``): ``{"seats": [...]}``. ``samples`` and ``seed`` beside."""
-        extra = {"samples": self.samples, "seed": self.seed}
+        several (``--seat all``): ``{"seats": [...]}``. ``samples``, ``seed`` and ``policies``
+        (:attr:`sides`, as ``tarot-advise --json`` names them) beside."""
+        extra = {"samples": self.samples, "seed": self.seed, "policies": self.sides.to_dict()}
         if len(self.seats) == 1:
             return self.seats[0].to_dict() | extra
         return {"seats": [s.to_dict() for s in self.seats]} | extra

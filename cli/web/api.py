@@ -41,7 +41,13 @@ ADVISE_OPTIONS = {
 """The body's keys for ``/api/advise`` besides ``hand``, and the options they stand for."""
 PLAY_OPTIONS = {"samples": "--samples", "seed": "--seed"}
 """The body's keys for ``/api/play`` besides ``record``."""
-REVIEW_OPTIONS = {"seat": "--seat", "samples": "--samples", "seed": "--seed"}
+REVIEW_OPTIONS = {
+    "seat": "--seat",
+    "samples": "--samples",
+    "seed": "--seed",
+    "taker": "--taker",
+    "defence": "--defence",
+}
 """The body's keys for ``/api/review`` besides ``record``."""
 ADVICE_PARAMETERS = (
     "position",
@@ -56,6 +62,8 @@ ADVICE_PARAMETERS = (
     "seed",
 )
 """The parsed options :func:`.advise.run_advice` takes by name (the web runs one job each)."""
+REVIEW_PARAMETERS = ("samples", "seed", "taker_policy", "defence_policy")
+"""The parsed options :func:`.review.run_review` takes by name, besides the seat."""
 
 
 def document(result: Analysis | EcartAnalysis | CardAdvice) -> str:
@@ -90,7 +98,7 @@ def play_result(body: Any) -> tuple[CardAdvice, float]:
 
 def review_result(body: Any, bar: Bar = no_bar) -> DealReview:
     """``tarot-review --json``'s computation for the body ``{"record": …, "seat", "samples",
-    "seed"}``, the record a finished deal (an object, or its JSON text)."""
+    "seed", "taker", "defence"}``, the record a finished deal (an object, or its JSON text)."""
     body = _object(body, "record", REVIEW_OPTIONS)
     record = body.get("record")
     if record is None:
@@ -103,7 +111,7 @@ def review_result(body: Any, bar: Bar = no_bar) -> DealReview:
         raise InputError(str(error)) from None
     if len(records) != 1:
         raise InputError("give one deal record, not several")
-    options = {name: params[name] for name in ("samples", "seed")}
+    options = {name: params[name] for name in REVIEW_PARAMETERS}
     review.check_sizes(options["samples"], jobs=1)
     return review.run_review(records[0], params["seat"], jobs=1, bar=bar, **options)
 
