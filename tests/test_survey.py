@@ -242,11 +242,11 @@ def test_the_second_round_plays_only_the_pairs_still_in_the_choice() -> None:
     # Garde advised; passing and Prise within reach of it, Garde Sans and Garde Contre far
     # behind on every deal: the next round plays Prise and Garde (and the auction) only.
     actions = {"pass": [20, 0, 10, -10], **{c.value: s for c, s in taker.items()}}
-    auction, scores = _auction(actions)
+    auction, _ = _auction(actions)
     assert auction.recommendation == "garde" and auction.open == ("pass", "prise")
     assert open_pairs(_surveyed(auction, taker)) == (Contract.PRISE,)
     # Passing advised, Garde within 2 SE of it: the same pair (the focus measures Garde).
-    auction, scores = _auction({**actions, "pass": [40, 120, 30, 50]})
+    auction, _ = _auction({**actions, "pass": [40, 120, 30, 50]})
     assert auction.recommendation == "pass"
     assert open_pairs(_surveyed(auction, taker)) == (Contract.PRISE,)
     # Garde Sans ahead of Garde on average, but far less sure: both pairs.
