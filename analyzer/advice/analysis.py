@@ -211,12 +211,23 @@ class Analysis:
             if self.position is not None
             else f"averaged over positions 1–{self.players}"
         )
-        rows = [("Pass", "", signed(self.auction.expected_pass))] if self.auction else []
+        gaps = self.auction.versus_best if self.auction else {}
+        best = self.auction.recommendation if self.auction else None
+
+        def versus(action: str) -> str:  # the paired gap to the advised action, on the survey
+            return "" if action == best or action not in gaps else signed(gaps[action])
+
+        rows = (
+            [("Pass", "", signed(self.auction.expected_pass), versus("pass"))]
+            if self.auction
+            else []
+        )
         rows += [
             (
                 contract.label,
                 estimated_share(result.p_make).strip(),
                 signed(result.expected_score),
+                versus(contract.value),
             )
             for contract, result in self.contracts.items()
         ]
@@ -233,7 +244,7 @@ class Analysis:
         ]
         return Summary(
             title=f"{format_cards(self.hand)} ({self.players} players, {where})",
-            header=("Bid", "P(make) [95%]", "E[score] ± 95%"),
+            header=("Bid", "P(make) [95%]", "E[score] ± 95%", "vs best"),
             rows=tuple(rows),
             marked=labels.index(advice) if advice in labels else None,
             notes=tuple(notes),
