@@ -36,6 +36,11 @@ PLAYOUT_CHUNK = 10_000
 DEFAULT_PLAYOUTS = 100_000
 ADVISE_HAND = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
 """The hand of the ``tarot-advise`` timings: rules.md §11's worked example (60 points, Garde)."""
+ECART_CHIEN = "3♥ 9♦ 14 R♠ 2♣ V♠"
+"""The chien of the écart advice's timing: the README's example with :data:`ADVISE_HAND`."""
+GREEDY_TABLE = ("--taker", "greedy", "--defence", "greedy")
+"""The options of the same command at the greedy table: the default's time target is a ratio
+to it (at most 6 ×), measured in the same sitting."""
 ADVISE_SCRIPT = "tarot-advise"
 """The console script timed, found by its name as a user's shell finds it: reports sit below the
 command line, so this module names no module of ``cli``."""
@@ -155,11 +160,11 @@ def random_hands(players: int, n: int, seed: int = BENCH_SEED) -> list[str]:
 
 
 def advise_command(
-    samples: int | None = None, hand: str = ADVISE_HAND, players: int = 4
+    samples: int | None = None, hand: str = ADVISE_HAND, players: int = 4, *options: str
 ) -> list[str]:
     """The ``tarot-advise`` command line a user types for ``hand`` (default
     :data:`ADVISE_HAND`; the installed console script, found beside this Python first, then on
-    the ``PATH``)."""
+    the ``PATH``), with more ``options``."""
     beside = Path(sys.executable).parent / ADVISE_SCRIPT
     script = str(beside) if beside.exists() else shutil.which(ADVISE_SCRIPT)
     if script is None:
@@ -167,15 +172,18 @@ def advise_command(
     extra = [] if samples is None else ["--samples", str(samples)]
     if players != 4:
         extra += ["--players", str(players)]
-    return [script, hand, *extra, "--quiet"]
+    return [script, hand, *extra, *options, "--quiet"]
 
 
-def advise_seconds(samples: int | None = None, hand: str = ADVISE_HAND, players: int = 4) -> float:
-    """Wall seconds of one ``tarot-advise`` run (default options, or ``samples``), Python's
-    start-up included, as a user waits for it. Where no run has compiled the engine for
-    ``players`` yet (:func:`words.kept_for`), the command runs once untimed first: its first
-    run compiles the engine, up to a minute, which is not the advice's speed."""
-    command = advise_command(samples, hand, players)
+def advise_seconds(
+    samples: int | None = None, hand: str = ADVISE_HAND, players: int = 4, *options: str
+) -> float:
+    """Wall seconds of one ``tarot-advise`` run (default options, or ``samples``, and more
+    ``options``), Python's start-up included, as a user waits for it. Where no run has
+    compiled the engine for ``players`` yet (:func:`words.kept_for`), the command runs once
+    untimed first: its first run compiles the engine, up to a minute, which is not the
+    advice's speed."""
+    command = advise_command(samples, hand, players, *options)
     if not kept_for(players):
         _advise(command)
     start = time.perf_counter()
@@ -209,6 +217,11 @@ MEASUREMENTS: dict[str, Measurement] = {
     "playouts_per_second": lambda s: playout_throughput(s.playouts, s.jobs),
     "playouts_per_second_one_core": lambda s: playout_throughput(s.playouts, 1),
     "advise_seconds": lambda s: advise_seconds(),
+    "advise_seconds_greedy": lambda s: advise_seconds(None, ADVISE_HAND, 4, *GREEDY_TABLE),
+    "ecart_seconds": lambda s: advise_seconds(None, ADVISE_HAND, 4, "--chien", ECART_CHIEN),
+    "ecart_seconds_greedy": lambda s: advise_seconds(
+        None, ADVISE_HAND, 4, "--chien", ECART_CHIEN, *GREEDY_TABLE
+    ),
     "advise_seconds_10000": lambda s: advise_seconds(10_000),
     "advise_seconds_50000": lambda s: advise_seconds(50_000),
     "advise_seconds_random_3p": lambda s: advise_seconds_random(3, s.hands),

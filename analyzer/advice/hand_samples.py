@@ -132,8 +132,7 @@ class Sides:
         """``taker/defence``, e.g. ``greedy/simple``: the key of a table in the JSON."""
         return f"{self.taker}/{self.defence}"
 
-    def to_dict(self) -> dict[str, str]:
-        """``{"taker": …, "defence": …}``: the ``policies`` of the commands' JSON."""
+    def to_dict(self) -> dict[str, str]:  # the commands' JSON's "policies"
         return {"taker": self.taker, "defence": self.defence}
 
     @property
@@ -143,11 +142,8 @@ class Sides:
         return SEARCH_CHUNK if self.searches else CHUNK
 
 
-DEFAULT_TABLE = Sides()
-"""The advice's table: :data:`DEFAULT_POLICY` at every seat."""
-GREEDY_TABLE = Sides("greedy", "greedy")
-"""The greedy at every seat: the fast, weaker table (the sensitivity line's, the écart-ideas
-study's)."""
+DEFAULT_TABLE = Sides()  # the advice's table: DEFAULT_POLICY at every seat
+GREEDY_TABLE = Sides("greedy", "greedy")  # the fast, weaker table (sensitivity, écart ideas)
 
 
 @dataclass(frozen=True)
