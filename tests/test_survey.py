@@ -26,11 +26,13 @@ from tarot_advisor.analyzer.advice.hand_samples import (
     Sides,
     chunk,
 )
+from tarot_advisor.analyzer.advice.paired import pair_of
 from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_ROUND, SURVEY_SAMPLES, Stages
 from tarot_advisor.analyzer.advice.runs import Progress, Run
 from tarot_advisor.analyzer.advice.survey import (
     SCREEN_GAP,
     Surveyed,
+    best_of,
     live_calls,
     open_pairs,
     survey,
@@ -168,10 +170,16 @@ def test_an_open_choice_is_raced_a_call_clearly_worse_dropped_after_the_first_ro
         run, calls, Progress(None, stages), staged=True, keep_records=False, sides=sides
     )
     one_round = ChunkOutcomes.merge(run.map(chunk, calls=calls, keep_records=False, sides=sides))
-    played = {
-        card: len(surveyed.outcomes.samples[Choice(Contract.GARDE, card)].score) for card in calls
+    by_choice = surveyed.outcomes.samples
+    played = {  # each call's best contract's samples: what its choice rests on
+        card: len(by_choice[Choice(best_of(by_choice, card)[0], card)].score) for card in calls
     }
     assert played[parse_card("R♠")] == SURVEY_ROUND
+    # Under a call other than the chosen one, a later round plays its best contract's pair only.
+    for card in set(calls) - {surveyed.called}:
+        best = best_of(by_choice, card)[0]
+        other = next(c for c in Contract if c not in pair_of(best))
+        assert len(by_choice[Choice(other, card)].score) == SURVEY_ROUND
     assert surveyed.ends == tuple(SURVEY_ROUND * np.arange(1, len(surveyed.ends) + 1))
     assert all(count in surveyed.ends for count in played.values())  # whole rounds
     assert max(played.values()) == surveyed.run.samples == surveyed.ends[-1] > SURVEY_ROUND

@@ -35,22 +35,18 @@ from .auction import (
 from .bids import AuctionError
 from .covariates import covariates
 from .hand import HandError
-from .paired import PAIR_FIRSTS, PairPlay, may_show, pair_of, play_pairs
+from .paired import PAIR_FIRSTS, PairPlay, call_blocks, may_show, pair_of, play_pairs
 
 CHUNK = 5000
 """Samples per chunk: each chunk is one vectorised batch and one random stream."""
 SEARCH_CHUNK = 250
 """Samples per chunk when a side plays by search and the samples are given (``--samples``; the
-default's stages cut their own, :mod:`plan`): a lookahead playout, about 10 ms of CPU a deal,
-costs about the same per deal in chunks of 250, 500 or 1,000 (it searches at most
-:attr:`~.lookahead.LookaheadPolicy.batch` deals at once), and 2,000 samples then make 8 chunks
-that ``--jobs`` can share out, each one step of the progress bar."""
+default's stages cut their own, :mod:`plan`): a lookahead deal costs about as much in larger
+chunks, and 2,000 samples make 8 chunks that ``--jobs`` can share out."""
 SEARCH_DRAWS = 2_000
 """With bids heard, the most deals drawn per sample asked for where a side plays by search
-(:attr:`Sides.draws`): a draw costs 1–2 µs, so 2,000 cost less than half a lookahead deal (5–10
-ms of CPU). After two bids, 0.03–0.9% of deals fit them (ten random four-player hands, "prise
-garde"): with :data:`~.auction.MAX_DRAWS_PER_SAMPLE`, such an advice got a tenth of the
-samples its intervals asked for."""
+(:attr:`Sides.draws`): 2,000 draws cost less than half a lookahead deal, and after two bids
+as few as 0.03% of deals fit them (docs/performance.md)."""
 SEARCHING = frozenset({"lookahead"})
 """The policies that play by search (:data:`SEARCH_CHUNK`)."""
 DEFAULT_POLICY = "lookahead"
@@ -242,13 +238,14 @@ def chunk(
     sides: Sides = Sides(),
     poignee: bool = True,
     pairs: tuple[Contract, ...] = PAIR_FIRSTS,
+    call_pairs: dict[int | None, tuple[Contract, ...]] | None = None,
 ) -> ChunkOutcomes:
     """Every contract under every call on ``n`` samples (see :class:`ContractSamples`), and
     the auction around the user on the same samples (E[pass]: the deal the user defends, its
     taker's side played by ``sides.taker`` and the defence by ``sides.defence``). Without
     ``poignee``, no sample is played again with the poignée shown (its arrays are empty).
-    ``pairs``: the first contract of each pair to play (default: both; the survey's second
-    round may leave one out)."""
+    ``pairs``: the first contract of each pair to play (default: both; the survey's later
+    rounds may leave one out), or per call ``call_pairs``."""
     deals, taker, fitting = sample(rng, n, hand, players, position, bidding)
     n = len(deals)
     policy, defence = sides.policies()
@@ -259,19 +256,22 @@ def chunk(
     # deals as for many when a side searches.
     around = defending(deals, taker, bidding.model, rng=rng, heard=bidding.heard)
     every = len(calls)
+    blocks, rows_of = call_blocks(calls, {c: (call_pairs or {}).get(c, pairs) for c in calls}, n)
+    firsts = tuple(blocks)
     played, defended = play_pairs(
         deals.rows(np.tile(np.arange(n), every)),
         np.tile(taker, every),
-        pairs,
+        firsts,
         policy,
         rng=rng,
         called=None if calls == (None,) else np.repeat(np.array(calls, np.int64), n),
         defence_policy=defence,
         others=around.deals,
         show_first=None if poignee else 0,
+        rows_of=rows_of,
     )
-    for index, called in enumerate(calls):
-        for first in pairs:
+    for first in firsts:
+        for index, called in enumerate(blocks[first]):
             pair = played[first].part(index * n, (index + 1) * n)
             if keep_records:
                 dumped += _pair_records(pair)

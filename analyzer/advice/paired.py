@@ -11,6 +11,7 @@ random).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -122,6 +123,20 @@ def taker_may_show(playout: Playout) -> np.ndarray:
     return bb.popcount(hand_hi & bb.ALL_HI) >= poignee_thresholds(n)[0]
 
 
+def call_blocks(
+    calls: Sequence[int | None], wanted: dict[int | None, tuple[Contract, ...]], n: int
+) -> tuple[dict[Contract, list[int | None]], dict[Contract, np.ndarray]]:
+    """For each pair (by its first) that some of the ``calls`` play (``wanted``: each call's
+    pairs): those calls, in order, and the rows of their samples among ``n`` per call, call
+    after call (:func:`play_pairs`' ``rows_of``)."""
+    blocks = {f: [c for c in calls if f in wanted[c]] for f in PAIR_FIRSTS}
+    blocks = {f: cards for f, cards in blocks.items() if cards}
+    rows = {
+        f: np.concatenate([np.arange(n) + calls.index(c) * n for c in blocks[f]]) for f in blocks
+    }
+    return blocks, rows
+
+
 def play_pair(
     deals: Deals,
     taker: np.ndarray,
@@ -171,6 +186,7 @@ def play_pairs(
     announce: tuple[Contract, int] | None = None,
     show_first: int | None = None,
     others: Others | None = None,
+    rows_of: dict[Contract, np.ndarray] | None = None,
 ) -> Played:
     """Play ``deals`` under the pair of each of ``firsts`` (the first contract of each, as in
     :data:`scoring.PAIRS`; the poignée hidden, the chelem not announced), and the deals where
@@ -182,7 +198,8 @@ def play_pairs(
     played once more under that contract, the chelem announced (:attr:`PairPlay.announced`).
     ``show_first``: only the first deals, that many, may be played again shown (default: all).
     ``others``: deals of other takers to play too (the deal the user defends,
-    :func:`auction.defending`).
+    :func:`auction.defending`). ``rows_of``: for a first contract, the deals ((R,) int64,
+    increasing) it is played on (default: all); its :class:`PairPlay` holds those only.
 
     All are one engine run (a contract per deal, :func:`engine.start`): every pair's deals,
     those whose taker holds enough trumps and Excuse with the chien's (before the écart, so a
@@ -194,21 +211,22 @@ def play_pairs(
     dealt = deals.hands[np.arange(n), taker]  # the takers' hands
     rows, codes, shows, announces, agains, counts = [], [], [], [], [], []
     for first in firsts:
+        mine = np.arange(n) if rows_of is None or first not in rows_of else rows_of[first]
         held = np.concatenate([dealt, deals.chien], axis=1) if first.takes_chien else dealt
-        again = np.flatnonzero(may_show(held, deals.players))  # played a second time, shown
+        again = np.flatnonzero(may_show(held[mine], deals.players))  # played again, shown
         if show_first is not None:
             again = again[again < show_first]
         announced = 0
         if announce is not None and pair_of(announce[0])[0] == first:
-            announced = min(announce[1], n)
-        play_as = np.repeat([_HIDDEN, _SHOWN, _ANNOUNCED], [n, len(again), announced])
-        rows.append(np.concatenate([np.arange(n), again, np.arange(announced)]))
+            announced = min(announce[1], len(mine))
+        play_as = np.repeat([_HIDDEN, _SHOWN, _ANNOUNCED], [len(mine), len(again), announced])
+        rows.append(np.concatenate([mine, mine[again], mine[:announced]]))
         announcing = play_as == _ANNOUNCED
         codes.append(np.where(announcing, announce[0].code if announced else 0, first.code))
         shows.append(play_as == _SHOWN)
         announces.append(announcing)
         agains.append(again)
-        counts.append(announced)
+        counts.append((len(mine), announced))
     every = np.concatenate(rows)
     takers, calls = taker[every], called[every] if isinstance(called, np.ndarray) else called
     paired = len(every)
@@ -232,10 +250,10 @@ def play_pairs(
         announce_chelem=np.concatenate(announces),
     )
     out, start = {}, 0
-    for first, again, announced in zip(firsts, agains, counts, strict=True):
-        size = n + len(again) + announced
+    for first, again, (size_of, announced) in zip(firsts, agains, counts, strict=True):
+        size = size_of + len(again) + announced
         both = played if size == len(played) else played.take(np.arange(start, start + size))
-        out[first] = _pair(both, first, n, again, announced)
+        out[first] = _pair(both, first, size_of, again, announced)
         start += size
     extra = played.take(np.arange(paired, len(every))) if len(every) > paired else None
     return Played(out, extra)

@@ -12,9 +12,10 @@ samples is :data:`plan.SETTLED_Z` standard errors from 0, or known within ±
   rounds it played, and the call is chosen among the others;
 - when one call is left and every legal action is settled against the advised one, the survey
   stops there;
-- else the next round plays the calls still in, and the auction, on as many fresh samples;
-  with one call left, only the pairs of contracts still in the choice (:func:`open_pairs`). A
-  call or pair once left out stays out, so every choice's samples are the first ones of all.
+- else the next round plays the calls still in, and the auction, on as many fresh samples:
+  under the chosen call the pairs of contracts still in the choice (:func:`open_pairs`), under
+  another only its best contract's pair (:func:`round_pairs`). A call or pair once left out
+  stays out, so every choice's samples are the first ones of all.
 
 The actions still open when the rounds run out are said (:attr:`AuctionResult.open`). The samples
 the paired gaps rest on are shared by every action: the searching players draw each decision's
@@ -145,16 +146,18 @@ def survey(
     # Each round's chunks on the streams after the last's: the survey's samples are those of a
     # run of as many rounds, which the control replays (:mod:`control`).
     per_round = len(parts)
-    live, pairs = calls, PAIR_FIRSTS
+    live, played = calls, dict.fromkeys(calls, PAIR_FIRSTS)
     for round_ in range(1, SURVEY_ROUNDS):
         live = tuple(card for card in live if card == surveyed.called or card in surveyed.unsettled)
         if len(live) == 1 and not surveyed.auction.open:
             break
-        if len(live) == 1:  # a pair once left out stays out: every choice's samples a prefix
-            pairs = tuple(p for p in open_pairs(surveyed) if p in pairs)
+        for card, wanted in round_pairs(surveyed, live).items():
+            # A pair once left out stays out, so every choice's samples are the first ones.
+            played[card] = tuple(p for p in played[card] if p in wanted) or played[card]
         bar.grow(per_round)
         more = replace(run, first_chunk=run.first_chunk + round_ * per_round)
-        parts += more.map(chunk, calls=live, pairs=pairs, **play)
+        call_pairs = {card: played[card] for card in live}
+        parts += more.map(chunk, calls=live, call_pairs=call_pairs, **play)
         outcomes = ChunkOutcomes.merge(parts)
         ends += (len(outcomes.auction.defended),)
         whole = replace(run, samples=(round_ + 1) * run.samples)
@@ -295,6 +298,22 @@ def open_calls(
         for card, (gap, best, its) in gaps.items()
         if card != called and not settled(gap, best, its)
     )
+
+
+def round_pairs(
+    surveyed: Surveyed, live: tuple[int | None, ...]
+) -> dict[int | None, tuple[Contract, ...]]:
+    """The pairs of contracts (by their first) the survey's next round plays under each of the
+    ``live`` calls: under the chosen call, those still open (:func:`open_pairs`); under another,
+    only its best contract's, which its choice against the chosen call compares (with 5
+    players, half the round's cost when several calls are left)."""
+    by_choice = surveyed.outcomes.samples
+    wanted = {card: (pair_of(best_of(by_choice, card)[0])[0],) for card in live}
+    chosen = surveyed.called
+    wanted[chosen] = tuple(dict.fromkeys((*open_pairs(surveyed), *wanted[chosen])))
+    if len(live) == 1:
+        wanted[chosen] = open_pairs(surveyed)
+    return wanted
 
 
 def open_pairs(surveyed: Surveyed) -> tuple[Contract, ...]:
