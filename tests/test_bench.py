@@ -56,7 +56,7 @@ def test_human_output_is_one_line_per_figure(monkeypatch):
     lines = result.stdout.splitlines()
     assert [line.split()[0] for line in lines] == ["jobs", *FIGURES]
     seconds = [line for line in lines if "_seconds" in line.split()[0]]
-    assert len(seconds) == 6 and all(line.endswith(" s") for line in seconds)
+    assert len(seconds) == 9 and all(line.endswith(" s") for line in seconds)
     assert not lines[-1].endswith(" s")  # decisions per CPU-second: a number
 
 
