@@ -155,3 +155,33 @@ def test_deals_with_and_without_a_chelem_announced_play_in_one_run_as_in_two(pla
         assert (score(part).scores == score(alone).scores).all()
     # The taker leads the first trick where he announced.
     assert (both.leaders[announced, 0] == taker[announced]).all()
+
+
+class _Counting(GreedyPolicy):
+    """The greedy, counting the deals it is asked to play out by itself."""
+
+    def __init__(self, plays_out: str | None) -> None:
+        self.plays_out = plays_out
+        self.played_out = 0
+
+    def play_out(self, table, tally, step, end) -> None:
+        self.played_out += 1
+        super().play_out(table, tally, step, end)
+
+
+@pytest.mark.parametrize(
+    ("taker_play", "defence_play", "asked"),
+    [("greedy", "greedy", 1), ("greedy", "greedy-variant", 0), (None, None, 0)],
+)
+def test_the_engine_plays_out_both_sides_at_once_only_for_policies_declaring_the_same_play(
+    taker_play, defence_play, asked
+):
+    # Two policies that declare one name play alike: the taker's plays every seat in one loop.
+    # Another name (a variant of the habits), or none, and every card is asked of each side.
+    deals = deal(np.random.default_rng(1), 8, 4, reject_petit_sec=True)
+    taker, defence = _Counting(taker_play), _Counting(defence_play)
+    rng = np.random.default_rng(0)
+    together = play(deals, 0, Contract.GARDE, taker, defence, rng=rng)
+    alone = play(deals, 0, Contract.GARDE, GreedyPolicy(), rng=rng)
+    assert taker.played_out == asked and defence.played_out == 0
+    assert (together.plays == alone.plays).all()  # the same cards either way

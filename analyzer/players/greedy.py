@@ -32,6 +32,7 @@ class GreedyPolicy:
     :func:`habits.follow`)."""
 
     name = "greedy"
+    plays_out = "greedy"  # every instance plays alike: the engine may ask one for both sides
 
     def choose(self, turn: Turn, rng: np.random.Generator) -> Candidate:
         table = turn.table

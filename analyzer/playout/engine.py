@@ -367,17 +367,14 @@ def play_on(
     ``defence_policy``, default the same, for the defence), the table lays it down, and a
     complete trick goes to the side that won it. The last trick's cards are every player's
     last: they are played without asking the policies. A policy that plays both sides and plays
-    deals out by itself (:class:`table.Policy`'s ``play_out``: the greedy) is asked once."""
+    deals out by itself (:class:`table.Policy`'s ``plays_out``: the greedy) is asked once."""
     table, tally, players = game.table, game.tally, game.table.players
     defence_policy = defence_policy or taker_policy
     end = table.n_tricks * players if until is None else until
-    play_out = getattr(taker_policy, "play_out", None)
-    if play_out and game.step < end and type(defence_policy) is type(taker_policy):
-        play_out(table, tally, game.step, end)
-        # The table as the loop leaves it: the last card's trick, the next position (0: led).
-        table.trick, position = divmod(end - 1, players)
-        led = position == players - 1 and table.trick < table.n_tricks - 1
-        table.position = 0 if led else position + 1
+    alike = getattr(taker_policy, "plays_out", None)
+    if alike and alike == getattr(defence_policy, "plays_out", None) and game.step < end:
+        taker_policy.play_out(table, tally, game.step, end)  # type: ignore[attr-defined]
+        table.at_step(end - 1)
         game.step = end
         return
     while game.step < end:

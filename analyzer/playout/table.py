@@ -138,6 +138,13 @@ class Table:
         card = self.trick * self.players + self.position
         return mix(self.keys[rows], card, self.seat[self.position, rows])
 
+    def at_step(self, step: int) -> None:
+        """The trick and the position in it as the card ``step`` (counted from 0), just played,
+        left them: the next player's, or 0 once a trick but the last is complete (led next)."""
+        self.trick, position = divmod(step, self.players)
+        led = position == self.players - 1 and self.trick < self.n_tricks - 1
+        self.position = 0 if led else position + 1
+
     def shown_by_now(self) -> np.ndarray:
         """(n, N) uint64, rows by seat: the trumps shown in poignées as the player to act
         knows them. In the first trick, the players after it have not shown theirs yet."""
@@ -339,9 +346,10 @@ class Policy(Protocol):
     A policy may also play deals out by itself, faster: ``play_out(table, tally, step, end)``
     plays every seat of every deal of ``table`` from card ``step`` to card ``end`` (counted from
     0), recording in ``tally`` (a :class:`.tally.Tally`), to the cards ``choose`` would give at
-    every card, drawing nothing. The engine asks it instead when it plays both sides (or
-    another instance of its class does: they must play alike), and keeps the table's trick and
-    position itself (:func:`.engine.play_on`)."""
+    every card, drawing nothing. Such a policy declares ``plays_out``, the name of that play:
+    the engine asks the taker's side's policy to play out both sides when the defence's declares
+    the same name (two policies that declare one name must play alike), and then sets the
+    table's trick and position as the cards left them (:meth:`Table.at_step`)."""
 
     name: str
 
