@@ -102,8 +102,8 @@ sample twice would double the focus's cost for the hands that hold a poignée.""
 CHUNK_COST = 20
 """What a chunk of the focus costs beyond its samples, in samples' worth (its engine run's
 searches set up once a turn for every deal): a chunk of n samples plays in about the time of
-n + 20. Measured on focus chunks of 32, 96 and 288 samples without replays, 3, 4 and 5
-players: 0.07–0.09 s a chunk and 3.6–3.7 ms a sample (3 December)."""
+n + 20, measured on focus chunks of 32 to 288 samples for 3, 4 and 5 players
+(docs/performance.md, the thirteenth sitting)."""
 
 
 @dataclass(frozen=True)

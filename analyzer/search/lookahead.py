@@ -34,16 +34,10 @@ from .midgame import Shadow, play_candidates
 from .worlds import NoWorldError, sample
 
 DEFAULT_WORLDS = 6
-"""Worlds per decision: the most the advice can afford in seconds. Against 8 worlds (Garde,
-``tarot-report duel`` with K patched, ± 1.96 SE, taker's then defence's gain, 4 December):
-3 players −2.6 ± 2.2 and −1.9 ± 2.2 (8,000 deals), 4 players −6.6 ± 2.9 and −0.1 ± 2.9
-(16,000), 5 players −2.9 ± 3.0 and −3.5 ± 3.0 (8,000): a few points a deal, against the +17
-to +60 the 6-world lookahead gains over the greedy. The default four-player advice's analysis takes
-0.75 of the time (the bench's six hands, twice each, alternating: median 2.91 s against 3.77
-s); as a command, the bench's median was 3.09 s at the machine's fastest hour that evening.
-4 worlds against 8 cost the taker −16.4 ± 4.1 (4 players, 8,000 deals) for 0.7 of the time.
-Earlier (before the worlds' two halves, with the margin rule): 16 worlds against 8 in defence
-−4.8 ± 5.7 with 4 players (1,000 deals) and +5.3 ± 5.8 with 5 (600), for 1.5 times the CPU."""
+"""Worlds per decision: the most the advice can afford in seconds. Against 8 worlds it costs a
+few points a deal (paired duels, docs/performance.md's eighteenth sitting), against the +17 to
++60 the 6-world lookahead gains over the greedy, for 0.75 of the advice's time; 4 worlds cost
+the taker some 16 points a deal, and 16 worlds gained nothing measurable for 1.5 × the CPU."""
 DEFAULT_MARGIN = 1.0
 """Standard errors by which a card must beat the greedy's to be played instead
 (:func:`best_candidates`). Gains over the greedy, Garde, 2,000 deals (1,000 as taker), seed 21
@@ -58,13 +52,9 @@ margin              0             0.5           1             2
 """
 CONTENTION_Z = 0.5
 """A card is played in the second half of the worlds unless the first half puts it behind the
-greedy's by this many standard errors of the paired difference or more (:func:`contenders`).
-Four-player Garde deals, the lookahead at every seat (one sitting, 3 December, against all
-the worlds for every card): 97.6% of its decisions the same on the same worlds, 0.69 of the
-rollouts, 0.81 of the CPU; the default four-player advice 14% faster (12 random hands,
-alternating: median 3.78 → 3.35 s). Duels against all the worlds for every card, ± 1.96 SE,
-as taker then in defence: 4 players (16,000 deals) +1.4 ± 2.9 and −1.8 ± 2.9; 3 players
-(8,000) +1.3 ± 2.3 and −1.2 ± 2.3; 5 players (8,000) −0.2 ± 3.1 and +2.9 ± 3.1."""
+greedy's by this many standard errors of the paired difference or more (:func:`contenders`):
+against every card in every world, 97.6% of the decisions stay the same for 0.69 of the
+rollouts, and paired duels show no loss with 3, 4 or 5 players (docs/performance.md)."""
 SIDES = ("both", "taker", "defence")
 
 

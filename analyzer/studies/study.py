@@ -49,11 +49,11 @@ DEFAULT_CHUNK_HANDS = 32
 """Hands per chunk when no side searches: with 500 samples one chunk plays 16,000 deals per
 engine call (the greedy's ~10 µs a deal make it a few seconds of work)."""
 SEARCH_CHUNK_HANDS = 4
-"""Hands per chunk when a side searches (the lookahead at every seat: 9 to 11 ms of CPU a
-hand-sample with 3 to 5 players, 4 December): with 100 samples a chunk plays 400 deals a pair,
-within one search batch (:attr:`~.lookahead.LookaheadPolicy.batch`, which bounds the memory),
-for about 4 s of CPU, so that an interrupted run loses little and ``--jobs`` has chunks to
-share out."""
+"""Hands per chunk when a side searches (the lookahead at every seat, about 10 ms of CPU a
+hand-sample: docs/performance.md): with 100 samples a chunk plays 400 deals a pair, within one
+search batch (:attr:`~.lookahead.LookaheadPolicy.batch`, which bounds the memory), a few
+seconds of CPU, so that an interrupted run loses little and ``--jobs`` has chunks to share
+out."""
 MAX_MIN_POINTS = 80
 """Above this, hands are too rare to draw by rejection: 80 points with distribution or more
 is about 1 hand in 100 with 3 players, 1 in 8,000 with 4, 1 in 125,000 with 5."""
