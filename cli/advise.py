@@ -379,7 +379,7 @@ def run_advice(
     document. Bad input raises :class:`.errors.InputError` with the command's sentence."""
     n_players = int(players)
     sides = Sides(taker_policy, defence_policy)
-    check_sizes(n_players, samples, dump_deals, jobs, sides, chien is not None)
+    check_sizes(n_players, samples, dump_deals, sides, chien is not None)
     try:
         cards = parse_hand(" ".join(hand), n_players)
         if position is not None and position > n_players:

@@ -23,10 +23,12 @@ from greedy_table import GREEDY_OPTIONS
 from tarot_advisor.cli.advise import main as advise
 from tarot_advisor.cli.play import main as play
 from tarot_advisor.cli.report import main as report
+from tarot_advisor.cli.review import main as review
 
 ROOT = Path(__file__).parent.parent
 HAND = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠"
 POSITION = ROOT / "data" / "positions" / "garde-4p-trick-10.json"
+RECORD = ROOT / "data" / "deals" / "blunder-garde-4p.json"
 DEALS = ROOT / "data" / "deals" / "examples.jsonl"
 BIN = Path(sys.executable).parent
 
@@ -257,6 +259,34 @@ def test_a_command_ends_at_once_with_its_output_and_code_and_stops_its_busy_work
         ),
         ([report, "check-engine", "--deals", "1000000000000"], "would take"),
         ([report, "bench", "--playouts", "1000000000000"], "would take"),
+        ([report, "bench", "--deals", "1000000000000000"], "would take"),
+        (
+            [
+                report,
+                "bench",
+                "--searched-deals",
+                "1000000000",
+                "--only",
+                "lookahead_decisions_per_cpu_second",
+            ],
+            "would take",
+        ),
+        (
+            [
+                report,
+                "duel",
+                "--policy",
+                "greedy",
+                "--against",
+                "random",
+                "--deals",
+                "10000000",
+                "--dump-deals",
+                "DUMP",
+            ],
+            "deal with its records",
+        ),
+        ([review, str(RECORD), "--samples", "100000000000"], "of memory"),
         ([advise, HAND, "--samples", "1000000000000", *GREEDY_OPTIONS], "needs about"),
     ],
 )
@@ -265,6 +295,7 @@ def test_counts_far_too_large_are_refused_at_once_with_the_estimate(
 ) -> None:
     main, *arguments = command
     arguments = [a.replace("10**13", str(10**13)) for a in arguments]
+    arguments = [str(tmp_path / "out") if a == "DUMP" else a for a in arguments]
     if main is report and arguments[0] in ("deals", "thresholds", "pointcount"):
         arguments += ["--out", str(tmp_path / "out")]
     start = time.process_time()

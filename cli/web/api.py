@@ -112,7 +112,7 @@ def review_result(body: Any, bar: Bar = no_bar) -> DealReview:
     if len(records) != 1:
         raise InputError("give one deal record, not several")
     options = {name: params[name] for name in REVIEW_PARAMETERS}
-    review.check_sizes(options["samples"], jobs=1)
+    review.check_sizes(options["samples"])
     return review.run_review(records[0], params["seat"], jobs=1, bar=bar, **options)
 
 
