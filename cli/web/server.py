@@ -44,7 +44,7 @@ MAX_DEPTH = 16
 before it is parsed, whose recursion it would exhaust."""
 MAX_DIGITS = 100
 """Digits a number of a request's body may have (a sample count has a few)."""
-COMPUTING = 8
+COMPUTING = 16
 """Answers computed at once (``/api/advise``, ``/api/play``, ``/api/review``; the jobs have their
 own count); a request beyond waits up to :data:`BUSY_WAIT` seconds for its turn, then is told
 that the server is busy."""
