@@ -13,12 +13,15 @@ number of workers.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import os
+import queue
 import signal
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -44,6 +47,30 @@ _M_TOP_PAD = -2
 
 class ParallelError(ValueError):
     """Bad arguments to the parallel runner (chunk size, number of jobs…)."""
+
+
+_WATCH = threading.local()
+"""The check of the thread's current run (:func:`watched`)."""
+WAIT_STEP = 0.25
+"""Seconds between two checks while a run waits for its workers' chunks."""
+
+
+@contextlib.contextmanager
+def watched(check: Callable[[], None]) -> Iterator[None]:
+    """Within this block, this thread's runs call ``check()`` before each chunk they start and
+    every :data:`WAIT_STEP` seconds while they wait for one: an exception it raises ends the run
+    there (its workers finish only the chunks already started). A server stops a job whose
+    client went away, or refuses work it measures, this way."""
+    before = getattr(_WATCH, "check", None)
+    _WATCH.check = check
+    try:
+        yield
+    finally:
+        _WATCH.check = before
+
+
+def _no_check() -> None:
+    """The check of a run outside :func:`watched`: nothing."""
 
 
 def available_cores() -> int:
@@ -144,8 +171,23 @@ def _quiet_worker() -> None:
     worker writes nothing (its task's errors go back to the parent with its results; what it
     would print as the parent ends is noise)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent()
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)
+
+
+_PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process receives when its parent ends."""
+
+
+def _end_with_parent() -> None:
+    """In a forked worker: be killed when the parent ends, however it ends (a SIGKILL too), so
+    that no worker goes on computing as an orphan (Linux only)."""
+    parent = os.getppid()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent ended before the call
+        os._exit(1)
 
 
 def _forked_pool(workers: int) -> Any:
@@ -227,6 +269,7 @@ def iter_chunks(
     exists) always receives the chunks and sizes itself (a cluster uses all its workers):
     ``jobs`` is then not used.
     """
+    check = getattr(_WATCH, "check", None) or _no_check
     sizes = chunk_sizes(n_items, chunk_size)
     wanted = range(len(sizes)) if indices is None else indices
     backend = backend or DEFAULT_BACKEND
@@ -237,6 +280,7 @@ def iter_chunks(
     waiting = backend == FORK and choose_jobs(jobs) > 1 and choose_jobs(jobs) in _POOL
     if workers == 1 and not waiting:
         for call in calls:
+            check()
             yield _run_chunk(*call)
         return
     if backend == FORK:
@@ -244,14 +288,58 @@ def iter_chunks(
         # number (the numbers do not depend on it); only the main thread forks more.
         pool = _forked_pool(choose_jobs(jobs)) if _can_fork() else next(iter(_POOL.values()), None)
         if pool is not None:
-            yield from (pool.imap if ordered else pool.imap_unordered)(_run_packed_chunk, calls)
+            yield from _windowed(pool, calls, choose_jobs(jobs), ordered, check)
             return
         backend = DEFAULT_BACKEND
     import joblib  # a tenth of a second to import, which a run on one worker does without
 
     order = "generator" if ordered else "generator_unordered"
+    checked = (call for call in calls if check() is None)
     with joblib.parallel_config(backend=backend, n_jobs=workers):
-        yield from joblib.Parallel(return_as=order)(joblib.delayed(_run_chunk)(*c) for c in calls)
+        yield from joblib.Parallel(return_as=order)(joblib.delayed(_run_chunk)(*c) for c in checked)
+
+
+def _windowed(
+    pool: Any, calls: Iterator[tuple], window: int, ordered: bool, check: Callable[[], None]
+) -> Iterator[tuple[int, Any]]:
+    """The chunks ``calls`` run on ``pool``, no more than ``window`` of them started and not yet
+    collected: the runs of several threads sharing the workers take turns chunk by chunk (the
+    pool starts chunks in the order they are handed to it, and ``imap`` would hand it all of a
+    run's at once), and a run that stops leaves at most ``window`` chunks to finish."""
+    started: deque[Any] = deque()
+    finished: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def start_next() -> None:
+        call = next(calls, None)
+        if call is not None:
+            check()
+            started.append(
+                pool.apply_async(
+                    _run_packed_chunk, (call,), callback=finished.put, error_callback=finished.put
+                )
+            )
+
+    for _ in range(window):
+        start_next()
+    while started:
+        if ordered:
+            first = started.popleft()
+            while not first.ready():
+                first.wait(WAIT_STEP)
+                check()
+            result = first.get()
+        else:
+            while True:
+                try:
+                    result = finished.get(timeout=WAIT_STEP)
+                    break
+                except queue.Empty:
+                    check()
+            started.pop()  # one fewer running (which one does not matter)
+            if isinstance(result, BaseException):
+                raise result
+        start_next()
+        yield result
 
 
 def map_chunks(

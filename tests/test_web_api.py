@@ -267,9 +267,9 @@ def test_a_record_that_breaks_a_rule_is_a_400_with_the_commands_sentence(url, tm
     sentence = expected.stderr.strip().removeprefix("Error: deal 1: ")
     assert json.loads(text) == {"error": sentence}
     assert sentence == "illegal: trick 1, seat 1 played 5♠: must follow ♥"
-    # The same sentence when the review runs as a job.
-    job = run_job(url, "review", {"record": record, "samples": 20})
-    assert (job["state"], job["error"]) == ("error", sentence)
+    # The same sentence when the review is submitted as a job: refused then, never queued.
+    status, text = post(url, "/api/jobs/review", {"record": record, "samples": 20})
+    assert (status, json.loads(text)) == (400, {"error": sentence})
 
 
 @pytest.mark.parametrize(
@@ -303,8 +303,8 @@ def test_a_job_that_compiles_the_engine_says_so_beside_its_progress(monkeypatch)
     monkeypatch.setattr(progress, "kept_for", lambda players: players != 3)
     jobs = Jobs()
     try:
-        # A hand of the wrong size fails at once; the status polled before says the same.
-        first = json.loads(jobs.get(jobs.start("advise", {"hand": HAND_4, "players": 3})).status())
+        three = {"hand": HAND_3, "players": 3, "samples": 20, **GREEDY}
+        first = json.loads(jobs.get(jobs.start("advise", three)).status())
         quick = {"hand": HAND_4, "samples": 20, **GREEDY}
         again = json.loads(jobs.get(jobs.start("advise", quick)).status())
     finally:

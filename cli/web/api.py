@@ -9,6 +9,7 @@ command's sentence for bad input.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -16,14 +17,18 @@ import click
 from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.cardplay import CardAdvice
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
+from tarot_advisor.analyzer.advice.hand_samples import Sides
 from tarot_advisor.analyzer.advice.review_decision import DealReview
-from tarot_advisor.analyzer.game import PLAYER_COUNTS
-from tarot_advisor.analyzer.parallel import started_workers
+from tarot_advisor.analyzer.game import PLAYER_COUNTS, hand_size
+from tarot_advisor.analyzer.parallel import started_workers, watched
 from tarot_advisor.analyzer.rulebook.record import RecordSyntaxError, load_records
 from tarot_advisor.cli import advise, play, review
+from tarot_advisor.cli.advise_outputs import check_sizes
 from tarot_advisor.cli.errors import InputError
+from tarot_advisor.cli.limits import check_memory
 from tarot_advisor.cli.options import json_document
 from tarot_advisor.cli.progress import Bar, no_bar
+from tarot_advisor.cli.web import budget
 
 ADVISE_OPTIONS = {
     "players": "--players",
@@ -79,6 +84,11 @@ def advise_result(body: Any, bar: Bar | None = None) -> Analysis | EcartAnalysis
         raise InputError('give your hand under the key hand, e.g. "21 19 12 6 1 Excuse R♥ C♥ …"')
     argv = [*_options(body, ADVISE_OPTIONS), "--", _text(hand, "hand")]
     params = _parse(advise.main, argv)
+    players, samples = int(params["players"]), params["samples"]
+    sides = Sides(params["taker_policy"], params["defence_policy"])
+    is_ecart = params["chien"] is not None
+    check_sizes(players, samples, None, _jobs(), sides, is_ecart)  # the command's sentences first
+    budget.check(budget.Work("ecart" if is_ecart else "bid", players, samples, sides))
     options = {name: params[name] for name in ADVICE_PARAMETERS}
     extra = {} if bar is None else {"bar": bar}
     return advise.run_advice(params["hand"], params["players"], jobs=_jobs(), **options, **extra)
@@ -93,6 +103,10 @@ def play_result(body: Any) -> tuple[CardAdvice, float]:
         raise InputError("give the partial record under the key record")
     params = _parse(play.main, [*_options(body, PLAY_OPTIONS), "-"])
     text = record if isinstance(record, str) else json.dumps(record, ensure_ascii=False)
+    players = _players(record)
+    cards = budget.Work("play", players, params["samples"], Sides(), cards=hand_size(players))
+    check_memory("--samples", params["samples"], play.BYTES_PER_SAMPLE)  # the command's first
+    budget.check(cards)
     return play.run_play(text, samples=params["samples"], seed=params["seed"], jobs=1)
 
 
@@ -113,7 +127,48 @@ def review_result(body: Any, bar: Bar = no_bar) -> DealReview:
         raise InputError("give one deal record, not several")
     options = {name: params[name] for name in REVIEW_PARAMETERS}
     review.check_sizes(options["samples"])
+    budget.check(_review_work(records[0], params))
     return review.run_review(records[0], params["seat"], jobs=1, bar=bar, **options)
+
+
+class Ready(BaseException):
+    """A job's body checked: its work reached its first chunk (:func:`check_job`)."""
+
+
+def check_job(work: Callable[[Any], Any], body: Any) -> None:
+    """Raise :class:`.errors.InputError` with the command's sentence, or the budget's, for a
+    job's body, before the job is queued: ``work`` (:func:`advise_result`, :func:`play_result`
+    or :func:`review_result`) runs up to its first chunk of samples, so the checks are the
+    command's own, all of them, and cost no sample."""
+
+    def ready() -> None:
+        raise Ready
+
+    try:
+        with watched(ready):
+            work(body)
+    except Ready:
+        return
+
+
+def _players(record: Any) -> int:
+    """A record's number of players for the estimate (4 until the command reads it)."""
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except ValueError:
+            return 4
+    return review.record_players(record) or 4
+
+
+def _review_work(record: Any, params: dict) -> budget.Work:
+    players = review.record_players(record) or 4
+    seat = str(params["seat"]).strip().lower()
+    taker = isinstance(record, dict) and str(record.get("taker")) == seat
+    seats = players if seat == "all" else 1
+    sides = Sides(params["taker_policy"], params["defence_policy"])
+    calls = seat in ("taker", "all") or taker
+    return budget.Work("review", players, params["samples"], sides, seats=seats, calls=calls)
 
 
 def players_of(body: Any) -> int | None:

@@ -2,17 +2,25 @@
 
 The standard library's threaded HTTP server: the page is for one player on their own machine,
 so it needs no more than routing a few addresses, and adds no dependency to install. Each request
-has its own thread, so a long computation never holds up another request.
+has its own thread, so a long computation never holds up another request: at most
+:data:`COMPUTING` answers compute at once (their chunks take turns on the workers), within the
+budget (:mod:`.budget`), and one whose client goes away stops. SIGTERM, like Ctrl-C, stops the
+server, its jobs and its workers.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import select
+import signal
+import socket
 import sys
 import threading
 import traceback
 import webbrowser
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -22,15 +30,29 @@ import click
 
 from tarot_advisor.analyzer.cards import N_CARDS, CardError, format_card, parse_cards, sort_cards
 from tarot_advisor.analyzer.game import PLAYER_COUNTS, chien_size, hand_size
-from tarot_advisor.analyzer.parallel import start_workers
+from tarot_advisor.analyzer.parallel import start_workers, stop_workers, watched
 from tarot_advisor.cli.errors import InputError, fail
 from tarot_advisor.cli.options import command
 from tarot_advisor.cli.review import review_document
 from tarot_advisor.cli.web import api, table
-from tarot_advisor.cli.web.jobs import KINDS, Jobs
+from tarot_advisor.cli.web.jobs import KINDS, Busy, Cancelled, Jobs
 
 MAX_BODY = 1_000_000
 """Bytes a request's body may hold: a deal record is about 1.2 kB."""
+MAX_DEPTH = 16
+"""Arrays and objects a request's body may nest (a deal record nests 3 deep): deeper is refused
+before it is parsed, whose recursion it would exhaust."""
+MAX_DIGITS = 100
+"""Digits a number of a request's body may have (a sample count has a few)."""
+COMPUTING = 16
+"""Answers computed at once (``/api/advise``, ``/api/play``, ``/api/review``; the jobs have their
+own count); a request beyond waits up to :data:`BUSY_WAIT` seconds for its turn, then is told
+that the server is busy."""
+BUSY_WAIT = 10.0
+"""Seconds a computed answer waits for its turn before the server says it is busy."""
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+"""A JSON string, whose brackets do not nest."""
+_BRACKET = re.compile(r"[\[\]{}]")
 STATIC = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
@@ -95,6 +117,44 @@ def _review(body: Any) -> str:
     return review_document(api.review_result(body))
 
 
+def parse_json(data: bytes) -> Any:
+    """A request's body decoded, or :class:`.errors.InputError` with one sentence: not UTF-8,
+    not JSON, nested deeper than :data:`MAX_DEPTH`, or a number beyond :data:`MAX_DIGITS` digits
+    or beyond a float's range (``NaN`` and ``Infinity`` too)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"the request's body is not JSON ({error})") from None
+    depth = 0
+    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            raise InputError(f"the request's body nests more than {MAX_DEPTH} levels deep")
+    try:
+        return json.loads(
+            text, parse_int=_integer, parse_float=_decimal, parse_constant=_not_a_number
+        )
+    except json.JSONDecodeError as error:
+        raise InputError(f"the request's body is not JSON ({error})") from None
+
+
+def _integer(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise InputError(f"the request's body holds a number of more than {MAX_DIGITS} digits")
+    return int(digits)
+
+
+def _decimal(text: str) -> float:
+    value = float(text)
+    if len(text) > 4 * MAX_DIGITS or value in (float("inf"), float("-inf")):
+        raise InputError(f"the request's body holds a number too large: {text[:20]}…")
+    return value
+
+
+def _not_a_number(name: str) -> float:
+    raise InputError(f"the request's body holds {name}, which is not a JSON number")
+
+
 ANSWERS = {
     "/api/cards": _cards,
     "/api/advise": _advise,
@@ -104,6 +164,8 @@ ANSWERS = {
     "/api/review": _review,
 }
 """The API's addresses answered at once, each with the JSON text it returns."""
+COMPUTED = {"/api/advise", "/api/play", "/api/review"}
+"""Those that sample (:data:`COMPUTING`)."""
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -137,12 +199,19 @@ class Handler(BaseHTTPRequestHandler):
             return
         try:
             body = self._body()
-            if path in ANSWERS:
+            if path in COMPUTED:
+                with self._turn(), watched(self._check_client):
+                    self._json(HTTPStatus.OK, ANSWERS[path](body))
+            elif path in ANSWERS:
                 self._json(HTTPStatus.OK, ANSWERS[path](body))
             else:
                 self._json(HTTPStatus.OK, json.dumps({"job": self.server.jobs.start(kind, body)}))
         except InputError as error:
             self._error(HTTPStatus.BAD_REQUEST, error.message)
+        except Busy as error:
+            self._error(HTTPStatus.SERVICE_UNAVAILABLE, error.message)
+        except Cancelled:  # the client went away: no one to answer
+            self.close_connection = True
         except Exception as error:  # a request never takes the server down
             traceback.print_exc()
             self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error: {error}")
@@ -154,11 +223,28 @@ class Handler(BaseHTTPRequestHandler):
             raise InputError("the Content-Length header is not a number") from None
         if length > MAX_BODY:
             raise InputError(f"the request's body is over {MAX_BODY:,} bytes")
-        data = self.rfile.read(length)
+        return parse_json(self.rfile.read(length))
+
+    @contextmanager
+    def _turn(self) -> Iterator[None]:
+        """Wait for one of the :data:`COMPUTING` turns, or say that the server is busy."""
+        if not self.server.computing.acquire(timeout=BUSY_WAIT):
+            raise Busy(COMPUTING)
         try:
-            return json.loads(data.decode("utf-8-sig"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise InputError(f"the request's body is not JSON ({error})") from None
+            yield
+        finally:
+            self.server.computing.release()
+
+    def _check_client(self) -> None:
+        """Raise :class:`.jobs.Cancelled` when the client has closed its connection (called
+        between the chunks of its computation)."""
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            gone = bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):
+            gone = True
+        if gone:
+            raise Cancelled
 
     def _json(self, status: HTTPStatus, text: str) -> None:
         self._send(status, text.encode("utf-8"), "application/json; charset=utf-8")
@@ -185,6 +271,7 @@ class Server(ThreadingHTTPServer):
 
     def __init__(self, address: tuple[str, int]) -> None:
         self.jobs = Jobs()  # before binding: a failed bind closes the server, and its jobs
+        self.computing = threading.BoundedSemaphore(COMPUTING)
         super().__init__(address, Handler)
 
     def server_close(self) -> None:
@@ -212,6 +299,7 @@ def main(host: str, port: int, open_browser: bool) -> None:
         server = Server((host, port))
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    signal.signal(signal.SIGTERM, _interrupt)  # stopped as by Ctrl-C: the workers with it
     start_workers()  # before any thread: the jobs' threads hand their chunks to these
     url = f"http://{host}:{server.server_address[1]}/"
     click.echo(f"tarot-web: open {url} in your browser (Ctrl-C stops the server)")
@@ -223,6 +311,11 @@ def main(host: str, port: int, open_browser: bool) -> None:
         click.echo("stopped", err=True)
     finally:
         server.server_close()
+        stop_workers()
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":  # pragma: no cover
