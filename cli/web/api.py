@@ -87,7 +87,7 @@ def advise_result(body: Any, bar: Bar | None = None) -> Analysis | EcartAnalysis
     players, samples = int(params["players"]), params["samples"]
     sides = Sides(params["taker_policy"], params["defence_policy"])
     is_ecart = params["chien"] is not None
-    check_sizes(players, samples, None, _jobs(), sides, is_ecart)  # the command's sentences first
+    check_sizes(players, samples, None, sides, is_ecart)  # the command's sentences first
     budget.check(budget.Work("ecart" if is_ecart else "bid", players, samples, sides))
     options = {name: params[name] for name in ADVICE_PARAMETERS}
     extra = {} if bar is None else {"bar": bar}
