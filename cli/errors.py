@@ -14,8 +14,6 @@ import click
 
 from tarot_advisor.analyzer.parallel import stop_workers
 
-from .bytecode import keep_bytecode
-
 INPUT_ERROR = 2
 """Exit code for input that cannot be read or understood."""
 INTERRUPTED = 130
@@ -167,8 +165,7 @@ def console_script(command: click.Command) -> Callable[[], NoReturn]:
     the process ends at once, its forked workers stopped and the interpreter's teardown skipped.
 
     That teardown (numba's compiler unloaded, module by module) is 0.13–0.20 s, 5% of a default
-    advice; by then the command has written and closed all it writes and flushed stdout. Just
-    before, the project's bytecode is kept for the next run (:func:`.bytecode.keep_bytecode`).
+    advice; by then the command has written and closed all it writes and flushed stdout.
     The tests run ``command`` itself, in their own process."""
 
     def run() -> NoReturn:
@@ -185,7 +182,6 @@ def console_script(command: click.Command) -> Callable[[], NoReturn]:
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
         stop_workers()
-        keep_bytecode()
         os._exit(code)
 
     run.__wrapped__ = command  # type: ignore[attr-defined]  # what a test runs in its process

@@ -128,31 +128,80 @@ def test_every_file_holding_a_kernel_is_in_the_digest_of_the_kept_machine_code()
 def test_a_game_played_to_the_end_marks_the_kernels_kept_for_its_number_of_players(
     monkeypatch, tmp_path
 ):
-    # The mark lives beside the kernels' machine code: a first run for 3 players is told it
-    # compiles them; once a game of 3 has been played out, the next run is not, 5 players still.
+    # The mark carries the sources' digest: a first run for 3 players is told it compiles
+    # them; once a game of 3 has been played out, the next run is not, 5 players still.
     monkeypatch.setattr(words, "_compiling", True)
     monkeypatch.setattr(words, "_marked", set())
-    monkeypatch.setattr(words.numba.config, "CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(words, "_MARKS", tmp_path)
+    monkeypatch.setattr(words, "_remove_older", lambda: None)
     assert not words.kept_for(3)
     deals = deal(np.random.default_rng(1), 2, 3)
     play(deals, 0, Contract.GARDE, GreedyPolicy(), rng=np.random.default_rng(2))
     assert words.kept_for(3) and not words.kept_for(5)
-    monkeypatch.setattr(words.numba.config, "CACHE_DIR", str(tmp_path / "not-made"))
+    assert words.DIGEST in words._kept_mark(3).name
+    monkeypatch.setattr(words, "_MARKS", tmp_path / "not-made" / "deeper")
     words.keep_for(5)  # a folder that cannot be written: nothing marked, nothing raised
     assert not words.kept_for(5)
     monkeypatch.setattr(words, "_compiling", False)
     assert words.kept_for(5)  # nothing is compiled: nothing to wait for
 
 
-def test_copies_sharing_numba_s_cache_folder_keep_each_other_s_kernels(monkeypatch, tmp_path):
-    # NUMBA_CACHE_DIR set: each copy of the project names its kernels' folder after its own
-    # place, and removes only its own older folders, never another copy's.
-    monkeypatch.setattr(words.numba.config, "CACHE_DIR", str(tmp_path))
-    mine = Path(words._cache_folder())
-    mine.mkdir()
-    older = mine.with_name(mine.name[:-16] + "0" * 16)  # this copy, other sources
-    older.mkdir()
-    assert Path(words._cache_folder()) == mine and not older.exists()
-    monkeypatch.setattr(words, "__file__", str(tmp_path / "elsewhere" / "playout" / "words.py"))
-    theirs = Path(words._cache_folder())
-    assert theirs != mine and theirs.parent == tmp_path and mine.exists()
+def test_the_first_mark_of_new_sources_removes_the_older_sources_files_only(monkeypatch, tmp_path):
+    cache = tmp_path / "players" / "__pycache__"
+    cache.mkdir(parents=True)
+    older, other = "0" * 16, "f" * 16
+    assert words.DIGEST not in (older, other)
+    kept = [
+        f"greedy.play_out__k{words.DIGEST}-93.py311.nbi",
+        f"greedy.play_out__k{words.DIGEST}-93.py311.1.nbc",
+        "greedy.cpython-311.pyc",
+        "someone__kelse.txt",
+    ]
+    removed = [f"greedy.play_out__k{older}-93.py311.nbi", f"played-3p__k{other}.mark"]
+    for name in kept + removed:
+        (cache / name).touch()
+    monkeypatch.setattr(words, "_KERNEL_SOURCES", (tmp_path / "players", tmp_path / "none"))
+    words._remove_older()
+    assert sorted(path.name for path in cache.iterdir()) == sorted(kept)
+
+
+CALLER = "from .callee import value\n\n\n@kernel\ndef caller():\n    return value()\n"
+CALLEE = "@kernel\ndef value():\n    return {}\n"
+RUN = """
+import sys
+from pathlib import Path
+from tarot_advisor.analyzer.playout import words
+sys.path.insert(0, sys.argv[1])
+words.DIGEST = sys.argv[2] or words._digest((Path(sys.argv[1]) / "mini",))
+from mini.caller import caller
+print(caller())
+"""
+
+
+def test_a_kernel_changed_in_another_file_never_leaves_its_compiled_caller_stale(tmp_path):
+    # numba checks only the caller's own file: a habit changed in habits.py would leave
+    # greedy.py's compiled caller as it was, but for the digest the kernels' names carry.
+    def run(digest: str) -> str:
+        command = [sys.executable, "-c", RUN, str(tmp_path), digest]
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+    def mini(value: int) -> None:
+        package = tmp_path / "mini"
+        package.mkdir(exist_ok=True)
+        (package / "__init__.py").write_text("")
+        imports = "from tarot_advisor.analyzer.playout.words import kernel\n\n\n"
+        if not (package / "caller.py").exists():  # the caller's file is never touched
+            (package / "caller.py").write_text(imports + CALLER)
+        (package / "callee.py").write_text(imports + CALLEE.format(value))
+
+    mini(1)
+    assert run("") == "1\n"
+    mini(2)
+    assert run("") == "2\n"  # the callee's new code, compiled and cached under a new name
+    assert run("") == "2\n"
+    # The same change under a fixed digest: numba keeps the caller's machine code (the test
+    # can tell a stale caller).
+    fixed = "c" * 16
+    assert run(fixed) == "2\n"
+    mini(3)
+    assert run(fixed) == "2\n"

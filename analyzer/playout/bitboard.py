@@ -84,11 +84,6 @@ def anywhere(mask: np.ndarray) -> bool:
     return np.count_nonzero(mask) > 0
 
 
-def everywhere(mask: np.ndarray) -> bool:
-    """Whether every element of the boolean array ``mask`` is true (see :func:`anywhere`)."""
-    return np.count_nonzero(mask) == mask.size
-
-
 def keep(mask: np.ndarray, a):
     """``a`` where ``mask`` is true, else 0 (see :func:`select`)."""
     array_mask = isinstance(mask, np.ndarray)

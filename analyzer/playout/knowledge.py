@@ -204,13 +204,6 @@ class PlayerKnowledge:
     public: PublicKnowledge
     seat: np.ndarray  # (n, N) the seat at each position
 
-    @property
-    def taker_holds_hi(self) -> np.ndarray:
-        """(N,) the unseen trumps (and Excuse) the taker surely holds."""
-        n_deals = len(self.unseen_hi)
-        taker = self.public.taker * n_deals + np.arange(n_deals)
-        return self.public.holds_hi.take(taker) & self.unseen_hi
-
     @cached_property
     def may_hold_lo(self) -> np.ndarray:
         may = self.public.may_hold_lo & self.unseen_lo
@@ -235,23 +228,6 @@ class PlayerKnowledge:
     def _by_position(self) -> np.ndarray:
         """(n, N) int64 the flat index of each position's row of an (n, N) array by seat."""
         return self.seat * self.seat.shape[1] + np.arange(self.seat.shape[1])
-
-    @cached_property
-    def _opponents_public(self) -> tuple[np.ndarray, np.ndarray]:
-        """(n, N) the cards each player not known to be an ally may hold as everyone knows
-        (none for the allies, this player included)."""
-        return bb.keep_pair(~self.ally, self.public.may_hold_lo, self.public.may_hold_hi)
-
-    def opponents_may_hold(self, rows: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
-        """(N,) the cards that a player not known to be an ally may hold, among the positions
-        ``rows`` (default: all)."""
-        # Less this player's own cards once the rows are merged: cheaper than row by row.
-        lo, hi = self._opponents_public
-        lo = np.bitwise_or.reduce(lo[rows], axis=0)
-        hi = np.bitwise_or.reduce(hi[rows], axis=0)
-        lo &= self.unseen_lo
-        hi &= self.unseen_hi
-        return lo, hi
 
 
 def of(turn: Turn) -> PlayerKnowledge:

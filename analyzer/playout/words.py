@@ -11,9 +11,14 @@ code (no writable ``__pycache__``), the same code runs uncompiled, to the same c
 slowly. ``NUMBA_DISABLE_JIT=1`` forces that path.
 
 numba keeps a kernel's machine code until the kernel's own file changes, not the files of the
-kernels it calls (a habit changed in ``habits.py`` would leave ``greedy.py``'s compiled caller
-stale): so the machine code is kept in a folder named after a digest of every source file of
-the engine, its players and the search (:func:`_cache_folder`), which any change there replaces.
+kernels it inlines (a habit changed in ``habits.py`` would leave ``greedy.py``'s compiled caller
+stale). So every kernel's name carries a digest of every source file of the engine, its players
+and the search (:data:`DIGEST`): numba names a function's cache files after its qualified name,
+and a change to any of those sources compiles the kernels afresh, into files of new names. The
+cache stays where numba puts it (``__pycache__`` beside the source, or ``NUMBA_CACHE_DIR``, the
+user's to set); nothing of numba's configuration is changed. The files of older digests in the
+project's own ``__pycache__`` folders are removed once the new ones have played a game
+(:func:`keep_for`).
 
 Uncompiled, words are numpy scalars, whose arithmetic warns when it wraps around (the
 two's-complement tricks below rely on it): the entry points run under :func:`quiet_wrap`.
@@ -23,8 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import shutil
-import sys
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -44,44 +48,37 @@ _KERNEL_SOURCES = tuple(
 """The folders whose Python files hold the kernels and the constants they are compiled with."""
 
 
-def _cache_folder() -> str:
-    """A folder for the kernels' machine code, named after a digest of their sources (older
-    ones are removed); under numba's own cache folder when one is set, else ``__pycache__``.
-
-    numba's folder may be shared by other copies of the project (two installs, a checkout and
-    its worktree): there each copy's folders are named after the copy's place too, and it
-    removes only its own, else two copies would remove each other's at every run and compile
-    in turn."""
+def _digest(folders: tuple[Path, ...] = _KERNEL_SOURCES) -> str:
+    """A digest of every Python file of ``folders`` (16 hexadecimal digits)."""
     digest = hashlib.sha256()
-    for folder in _KERNEL_SOURCES:
+    for folder in folders:
         for source in sorted(folder.glob("*.py")):
             digest.update(source.name.encode() + source.read_bytes())
-    here = Path(__file__).resolve().parent
-    shared = numba.config.CACHE_DIR
-    base = Path(shared or here / "__pycache__")
-    copy = hashlib.sha256(str(here).encode()).hexdigest()[:8] + "-" if shared else ""
-    folder = base / f"kernels-{copy}{digest.hexdigest()[:16]}"
-    for old in base.glob(f"kernels-{copy}*"):
-        if old != folder:
-            shutil.rmtree(old, ignore_errors=True)
-    return str(folder)
+    return digest.hexdigest()[:16]
 
 
-if _compiling:
-    numba.config.CACHE_DIR = _cache_folder()
+DIGEST = _digest()
+"""The digest of the kernels' sources that every compiled kernel's name carries."""
+_TAGGED = re.compile(r"__k([0-9a-f]{16})[.-]")
+"""A name tagged with a digest (a kernel's cache file, a mark of :func:`keep_for`)."""
 
 
 def kernel(function: Callable) -> Callable:
-    """``function`` compiled by numba (cached in ``__pycache__``), or as it is when it cannot be.
+    """``function`` compiled by numba (cached where numba caches, under a name that carries
+    :data:`DIGEST`), or as it is when it cannot be.
 
     Compiled, a kernel is inlined into its caller (``inline="always"``), and none counts
-    references (``_nrt=False``): a call to a kernel that takes a bundle of arrays otherwise
-    copies some 300 words, and adds and removes a reference to each of its 36 arrays, atomic
-    operations (3 µs a deal, 20 × the work itself). The kernels allocate nothing, so nothing
-    needs counting: numba refuses to compile one that would (an array made inside it)."""
+    references (``_nrt=False``: a private option of numba's, kept until the kernels take fewer
+    arrays). Counted, every inlined call that takes the table's bundle of 31 arrays adds and
+    removes a reference to each, atomic operations that numba's pruning leaves in the loops: a
+    greedy 4-player playout takes 41 µs a deal instead of 5.6, though every entry point already
+    loops over the deals of its batch itself. The kernels
+    allocate nothing, so nothing needs counting: numba refuses to compile one that would (an
+    array made inside it). ``pyproject.toml`` bounds numba to the releases the tests passed on."""
     global _compiling
     if not _compiling:
         return function
+    function.__qualname__ = f"{function.__qualname__}__k{DIGEST}"
     try:
         return njit(cache=True, nogil=True, _nrt=False, inline="always")(function)
     except RuntimeError:  # no folder to keep its machine code in: every kernel runs uncompiled
@@ -108,54 +105,44 @@ _marked: set[int] = set()
 
 def keep_for(players: int) -> None:
     """Mark the kernels kept for ``players`` players: called by every game played to the end
-    (:meth:`.engine.InPlay.playout`), it writes once per process. A folder that cannot be
-    written stays unmarked."""
+    (:meth:`.engine.InPlay.playout`), it writes once per process. A first mark for these sources
+    removes the cache files and marks of older digests from the project's ``__pycache__``
+    folders. A folder that cannot be written stays unmarked."""
     if _compiling and players not in _marked:
         _marked.add(players)
-        with contextlib.suppress(OSError):
-            _kept_mark(players).touch()
+        mark = _kept_mark(players)
+        if not mark.exists():
+            with contextlib.suppress(OSError):
+                mark.parent.mkdir(exist_ok=True)
+                mark.touch()
+                _remove_older()
 
 
 def _kept_mark(players: int) -> Path:
-    return Path(numba.config.CACHE_DIR) / f"played-{players}p"
+    return _MARKS / f"played-{players}p__k{DIGEST}.mark"
+
+
+_MARKS = Path(__file__).resolve().parent / "__pycache__"
+"""Where :func:`keep_for` marks the kernels kept: this file's own ``__pycache__``."""
+
+
+def _remove_older() -> None:
+    """Remove the cache files (and marks) of kernels compiled from older sources: those of the
+    ``__pycache__`` folders beside the sources whose names carry another digest."""
+    for folder in _KERNEL_SOURCES:
+        for path in (folder / "__pycache__").glob("*__k*"):
+            tagged = _TAGGED.search(path.name)
+            if tagged and tagged.group(1) != DIGEST:
+                with contextlib.suppress(OSError):
+                    path.unlink()
 
 
 def quiet_wrap() -> contextlib.AbstractContextManager[Any]:
     """The context an entry point runs its kernel in: uncompiled, numpy's warnings on words that
-    wrap around are silenced (compiled words wrap silently); compiled, numba's array functions
-    are loaded first, once a process (:func:`_array_functions_without_blas`)."""
+    wrap around are silenced (compiled words wrap silently)."""
     if _compiling:
-        if not _array_functions_loaded:
-            _array_functions_without_blas()
         return contextlib.nullcontext()
     return np.errstate(over="ignore")
-
-
-BLAS_PROBE = "scipy.linalg.cython_blas"
-"""What numba imports, where SciPy is installed, to learn whether ``np.dot`` may call BLAS."""
-_array_functions_loaded = False
-
-
-def _array_functions_without_blas() -> None:
-    """Load numba's array functions (``numba.np.arraymath``) with its BLAS probe failing.
-
-    The probe imports SciPy's linear algebra as a process loads its first kernel: 0.17–0.46 s
-    where SciPy is installed; a `tarot-play` took 0.58–0.83 s with it, its kernels run in its
-    own process. No kernel of this project calls BLAS (``np.dot``, ``np.linalg``: a kernel that
-    did would not compile here); numpy outside the kernels is not concerned. Nothing changes
-    where the functions are already loaded, or SciPy's linear algebra already is."""
-    global _array_functions_loaded
-    _array_functions_loaded = True
-    if any(name in sys.modules for name in ("numba.np.arraymath", "scipy.linalg", BLAS_PROBE)):
-        return
-    sys.modules[BLAS_PROBE] = None  # None in sys.modules: that import fails at once
-    try:
-        import numba.np.arraymath  # noqa: F401
-    except Exception:
-        # A failure the kernel about to run will report itself, with its own message.
-        pass
-    finally:
-        del sys.modules[BLAS_PROBE]
 
 
 _ZERO = np.uint64(0)
