@@ -39,6 +39,7 @@ def test_a_policy_against_itself_gains_exactly_nothing_on_the_same_deals():
     assert (result.defence_gain.mean, result.defence_gain.se) == (0.0, 0.0)
 
 
+@pytest.mark.slow
 def test_the_numbers_depend_on_the_seed_not_on_the_workers(monkeypatch):
     monkeypatch.setattr(duel_report, "CHUNK_SIZE", 150)
     kwargs = dict(players=4, contract=Contract.GARDE, deals=400, seed=9)

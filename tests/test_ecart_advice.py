@@ -75,6 +75,7 @@ def test_an_ecart_of_the_long_suit_or_of_honours_loses_to_the_engines():
         assert analysis.recommended is not ideas[idea]
 
 
+@pytest.mark.slow
 def test_five_players_call_and_the_json_keys():
     hand = "21 18 15 9 4 1 Excuse R♥ D♥ 8♥ R♠ 3♠ C♦ 6♦ 2♣"
     result = CliRunner().invoke(

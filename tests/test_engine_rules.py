@@ -3,6 +3,7 @@ Petit au bout in trick n−1. Each deal is played by a script through the refere
 engine plays the same cards and must reach the referee's score, and the one stated here."""
 
 import numpy as np
+import pytest
 
 from tarot_advisor.analyzer.cards import EXCUSE, parse_cards
 from tarot_advisor.analyzer.game import Contract, Side
@@ -138,6 +139,7 @@ def test_five_players_the_first_lead_avoids_the_called_suit_even_for_a_trump():
     assert recorder.first_lead == parse_cards("2 3 4 5 6")
 
 
+@pytest.mark.slow
 def test_the_engine_agrees_with_the_referee_on_every_variant_at_some_scale():
     from tarot_advisor.reports.engine_check import check_engine
 

@@ -90,6 +90,7 @@ def _cases() -> dict[str, Callable[[], str]]:
     return cases
 
 
+@pytest.mark.slow  # a snapshot: it specifies nothing, it only says that something changed
 @pytest.mark.parametrize("name", list(ADVISE_CASES) + list(STUDY_CASES))
 def test_the_same_seed_gives_the_same_bytes(name: str) -> None:
     expected = (GOLDEN / name).read_text(encoding="utf-8")

@@ -222,6 +222,7 @@ def test_each_half_of_the_focus_is_a_fixed_number_of_samples_of_its_own_streams(
         assert shown.mean == pytest.approx(np.mean(halves) + 0.5 * np.mean(greedy_fresh))
 
 
+@pytest.mark.slow
 def test_the_focus_estimates_average_to_the_tables_own_numbers(greedy_searches) -> None:
     # 16 staged analyses (seeds 0…15) against one of 30,000 samples: the focus's E[score] of
     # Garde averages to it within 4 standard errors of that average.

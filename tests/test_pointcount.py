@@ -168,6 +168,7 @@ def _without_digests(text: str) -> str:
     return _DIGESTS.sub(r'"\1_code_version": null', text)
 
 
+@pytest.mark.slow
 def test_a_small_fixed_seed_run_rebuilds_the_same_table(tmp_path):
     one = run_small(tmp_path / "one", "1")
     two = run_small(tmp_path / "two", "2")

@@ -84,6 +84,7 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.mark.slow  # snapshots of whole commands
 @pytest.mark.parametrize(("command", "shown"), examples(), ids=[c for c, _ in examples()])
 def test_each_example_prints_what_the_readme_shows(command, shown, scratch):
     printed = run(command, scratch).rstrip("\n").split("\n")
@@ -92,6 +93,7 @@ def test_each_example_prints_what_the_readme_shows(command, shown, scratch):
     )
 
 
+@pytest.mark.slow
 def test_the_python_api_shown_runs_as_shown(monkeypatch):
     (body,) = blocks("pycon")
     code = [line for line in body.splitlines() if line.startswith(">>> ")]

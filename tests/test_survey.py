@@ -123,6 +123,7 @@ def test_a_call_dropped_after_the_first_round_is_compared_on_that_rounds_deals()
     assert live_calls(by_choice, (diamonds, clubs), diamonds) == (diamonds, clubs)
 
 
+@pytest.mark.slow
 def test_the_calls_as_good_as_the_chosen_one_are_said(greedy_searches) -> None:
     # The survey calls R♣ but cannot tell it from R♠ in all its rounds (R♥ and R♦, its own
     # kings, were screened out): the call's line and the JSON say so, with R♠'s paired gap.

@@ -132,6 +132,7 @@ def test_malformed_requests_get_one_sentence(url, path, body, words) -> None:
     assert words in error and "\n" not in error
 
 
+@pytest.mark.slow
 def test_sixteen_concurrent_requests_each_get_their_own_answer(url) -> None:
     bodies = [{"hand": HAND_4, "samples": 20, "seed": seed} for seed in range(16)]
     with ThreadPoolExecutor(16) as pool:

@@ -17,6 +17,8 @@ from web_helpers import serve  # noqa: F401  (serve: the fixture url)
 
 from tarot_advisor.cli.advise import main as advise
 
+pytestmark = pytest.mark.slow  # a browser, some seconds a page
+
 playwright = pytest.importorskip(
     "playwright.sync_api", reason="pip install playwright (the test extra) for the browser tests"
 )
