@@ -47,16 +47,14 @@ def test_the_taker_plays_the_excuse_in_the_second_to_last_trick_unless_he_won_ev
 # --- draw_trumps: as many trumps as may be out, the unknown partner's counted -----------------
 
 
-@pytest.mark.parametrize(
-    ("trumps", "led"),
-    [("1 5 7 9 11 13 15 16 17 18 21", "21"), ("5 7 9 11 13 15 16 17 18 21", "6♦")],
-    ids=["eleven-against-ten-out-draws-with-the-21", "ten-against-eleven-out-leads-low"],
-)
-def test_the_taker_draws_trumps_when_he_holds_as_many_as_may_be_out(trumps, led):
+def test_the_taker_draws_trumps_when_he_holds_as_many_as_may_be_out():
     # Eleven trumps against the ten the others may hold — his unknown partner's among them:
-    # lead them. With ten against eleven, his shortest suit instead (one diamond).
-    hand = hand_of(PLAYERS, trumps, "D♠ 3♠ 6♦ 2♣ 9♣")
-    assert first_card_5p({0: hand}, taker=0, seat=0, called="R♥") == led
+    # lead them, with the master 21. With ten against eleven, his shortest suit instead (one
+    # diamond).
+    eleven = "1 5 7 9 11 13 15 16 17 18 21 D♠ 3♠ 6♦ 2♣"
+    ten = "5 7 9 11 13 15 16 17 18 21 D♠ 3♠ 6♦ 2♣ 9♣"
+    assert first_card_5p({0: eleven}, taker=0, seat=0, called="R♥") == "21"
+    assert first_card_5p({0: ten}, taker=0, seat=0, called="R♥") == "6♦"
 
 
 # --- cash_masters: enough of the suit out for the four others to follow ---------------------
