@@ -1,5 +1,6 @@
-"""Hand-made 4-player positions: a deal written in the card notation, a script of the cards each
-seat plays before the position of interest, and the card the greedy policy then chooses."""
+"""Hand-made positions (4 players unless said): a deal written in the card notation, a script of
+the cards each seat plays before the position of interest, and the card the greedy policy then
+chooses."""
 
 from __future__ import annotations
 
@@ -19,19 +20,15 @@ from tarot_advisor.analyzer.rulebook.record import record_of_game
 from tarot_advisor.analyzer.rulebook.referee import Game
 from tarot_advisor.analyzer.rulebook.rules import is_petit_sec
 
-PLAYERS = 4
-HAND = 18
-CHIEN = 6
-
 
 class IllegalScript(AssertionError):
     """A scripted card the rules do not allow (or one the seat does not hold)."""
 
 
-def deal_of(hands: Mapping[int, str], chien: str = "") -> Deals:
-    """A 4-player deal from each seat's cards in the notation. A hand given in part, an absent
-    one and the chien are completed with the cards nobody was given, lowest card id first,
-    seat 0 to seat 3 then the chien."""
+def deal_of(hands: Mapping[int, str], chien: str = "", players: int = 4) -> Deals:
+    """A deal from each seat's cards in the notation. A hand given in part, an absent one and
+    the chien are completed with the cards nobody was given, lowest card id first, seat 0 to
+    the last seat then the chien."""
     given = {seat: parse_cards(text) for seat, text in hands.items()}
     chien_cards = parse_cards(chien) if chien else []
     named = [card for cards in given.values() for card in cards] + chien_cards
@@ -39,11 +36,11 @@ def deal_of(hands: Mapping[int, str], chien: str = "") -> Deals:
         raise ValueError("a card is given to two places")
     rest = iter(sorted(set(range(N_CARDS)) - set(named)))
     row: list[int] = []
-    for seat in range(PLAYERS):
+    for seat in range(players):
         cards = given.get(seat, [])
-        row += cards + [next(rest) for _ in range(HAND - len(cards))]
-    row += chien_cards + [next(rest) for _ in range(CHIEN - len(chien_cards))]
-    return Deals(PLAYERS, np.array([row], np.uint8))
+        row += cards + [next(rest) for _ in range(hand_size(players) - len(cards))]
+    row += chien_cards + [next(rest) for _ in range(chien_size(players) - len(chien_cards))]
+    return Deals(players, np.array([row], np.uint8))
 
 
 class SeatScript:
@@ -79,10 +76,12 @@ def play_position(
     script: Mapping[int, str],
     contract: str = "garde_sans",
     poignees: bool = False,
+    called: str | None = None,
 ) -> Playout:
     """Plays ``deal`` to the end: the scripted cards first, then the greedy policy for every
     seat. Garde Sans by default, so the taker plays the hand he was dealt; no poignée shown
-    unless ``poignees`` (then every seat shows what its hand allows)."""
+    unless ``poignees`` (then every seat shows what its hand allows). ``called``: the card the
+    taker calls (5 players)."""
     policy = SeatScript(script)
     return play(
         deal,
@@ -93,13 +92,40 @@ def play_position(
         rng=np.random.default_rng(0),
         taker_poignee=poignees,
         others_poignees=poignees,
+        called=None if called is None else parse_cards(called)[0],
     )
 
 
 def card_played(playout: Playout, seat: int, trick: int) -> str:
     """The card ``seat`` played in ``trick`` (1 for the first), in the notation."""
     leader = int(playout.leaders[0, trick - 1])
-    return format_card(int(playout.plays[0, trick - 1, (seat - leader) % PLAYERS]))
+    return format_card(int(playout.plays[0, trick - 1, (seat - leader) % playout.players]))
+
+
+def suit_but(suit: str, but: str = "") -> str:
+    """Every card of ``suit`` (♠ ♥ ♦ ♣), high to low, but the cards of ``but``."""
+    ranks = ["R", "D", "C", "V", "10", "9", "8", "7", "6", "5", "4", "3", "2", "1"]
+    return " ".join(card for card in (rank + suit for rank in ranks) if card not in but.split())
+
+
+def hand_of(players: int, *parts: str) -> str:
+    """The cards of ``parts`` cut to the size of a hand: a hand whose tail fills it up."""
+    return " ".join(" ".join(parts).split()[: hand_size(players)])
+
+
+def first_card(
+    players: int,
+    hands: Mapping[int, str],
+    taker: int,
+    seat: int,
+    script: Mapping[int, str] | None = None,
+    called: str | None = None,
+) -> str:
+    """The card ``seat`` plays to trick 1 of the deal ``hands`` (:func:`deal_of`), after the
+    scripted cards of the seats before it."""
+    deal = deal_of(hands, players=players)
+    playout = play_position(deal, taker=taker, script=script or {}, called=called)
+    return card_played(playout, seat=seat, trick=1)
 
 
 def end_position(

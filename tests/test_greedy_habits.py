@@ -7,7 +7,7 @@ said, so the taker plays the hand he was dealt; seat 0 leads the first trick.
 """
 
 import pytest
-from policy_helpers import IllegalScript, card_played, deal_of, play_position
+from policy_helpers import IllegalScript, card_played, deal_of, first_card, play_position, suit_but
 
 # --- excuse_before_the_end ----------------------------------------------------------------
 
@@ -94,6 +94,19 @@ def test_the_taker_last_to_play_takes_the_valet_with_his_dame_and_keeps_the_king
     assert card_played(playout, seat=3, trick=1) == "D♥"
 
 
+@pytest.mark.parametrize(
+    ("out", "played"),
+    [("D♥ C♥ V♥ 10♥", "R♥"), ("D♥ C♥ V♥", "2♥")],
+    ids=["four-hearts-out-the-king-wins", "three-out-likely-trumped-the-least"],
+)
+def test_the_taker_wins_with_his_king_unless_a_later_defender_is_likely_void(out, played):
+    # Seat 0 leads 1♥; the taker, seat 1, holds every other heart but ``out`` (seat 2's). With
+    # 2 × 2 = 4 hearts out for the two defenders after him, they likely follow: the king wins.
+    # With three out, one is likely void and would trump it: the taker gives 2♥.
+    hands = {0: "1♥", 1: suit_but("♥", f"1♥ {out}"), 2: out}
+    assert first_card(4, hands, taker=1, seat=1, script={0: "1♥"}) == played
+
+
 # --- give_least -----------------------------------------------------------------------------
 
 
@@ -160,17 +173,43 @@ def test_the_taker_long_in_trumps_draws_them(top, led):
     assert card_played(playout, seat=0, trick=1) == led
 
 
+@pytest.mark.parametrize(
+    ("trumps", "led"),
+    [("1 5 7 9 11 13 15 16 17 18 21", "21"), ("5 7 9 11 13 15 16 17 18 21 3♦", "3♦")],
+    ids=["eleven-against-ten-out-draws", "ten-against-eleven-out-leads-low"],
+)
+def test_the_taker_draws_trumps_when_he_holds_as_many_as_may_be_out(trumps, led):
+    # Eleven trumps against the ten the others may hold: he draws, with the master 21. With
+    # ten against eleven, low from his shortest suit.
+    hand = f"{trumps} D♠ 3♠ D♥ 4♥ 9♥ 2♣ 9♣"
+    assert first_card(4, {0: hand}, taker=0, seat=0) == led
+
+
+def test_after_trumping_the_first_trick_ten_trumps_against_ten_out_are_enough_to_draw():
+    # The taker, seat 1, trumps seat 0's diamond lead with his 5: ten trumps left against the
+    # ten the others may hold. As many as may be out: he draws, with the master 21.
+    taker = "1 5 7 9 11 13 15 16 17 18 21 D♠ 3♠ D♥ 4♥ 9♥ 2♣ 9♣"
+    deal = deal_of({0: "1♦", 1: taker, 2: "2♦", 3: "4♦"})
+    playout = play_position(deal, taker=1, script={0: "1♦", 1: "5", 2: "2♦", 3: "4♦"})
+    assert card_played(playout, seat=1, trick=2) == "21"
+
+
 # --- cash_masters ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("hearts", "led"),
-    [("R♥ 6♥ 3♥", "R♥"), ("R♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥", "3♥")],
-    ids=["kings-pass-while-everyone-follows", "too-few-hearts-out-to-cash"],
+    [
+        ("R♥ 6♥ 3♥", "R♥"),
+        ("R♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥", "R♥"),
+        ("R♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥", "3♥"),
+    ],
+    ids=["kings-pass-while-everyone-follows", "six-hearts-out-enough", "five-out-too-few"],
 )
 def test_the_defender_leading_cashes_his_king_while_everyone_can_follow(hearts, led):
-    # No other master: the ♠ ♦ ♣ kings are out. With nine hearts only five are out, too few
-    # for the three others to follow: the king would be trumped, and a low heart is led.
+    # No other master: the ♠ ♦ ♣ kings are out. The king passes with 2 × 3 = 6 hearts out, for
+    # the three others to follow. With nine hearts only five are out: the king would be
+    # trumped, and a low heart is led.
     others = "D♠ 5♠ 2♠ C♦ 9♦ 4♦ 1♦ V♣ 10♣ 8♣ 7♣ 1♣ 3 8 14"
     hand = " ".join((hearts + " " + others).split()[:18])
     playout = play_position(deal_of({0: hand}), taker=2, script={})
@@ -232,6 +271,27 @@ def test_the_defence_does_not_hunt_a_petit_it_cannot_force_out(shown, led):
     playout = play_position(deal, taker=1, script=script, poignees=shown)
     assert bool(playout.shown_hi[1, 0] & 1) == shown
     assert card_played(playout, seat=0, trick=2) == led
+
+
+@pytest.mark.parametrize(
+    ("seat_2", "led"),
+    [("4♥", "20"), ("2", "2♠")],
+    ids=["ten-against-his-nine-hunt", "nine-against-his-nine-lead-low"],
+)
+def test_the_defence_hunts_the_petit_only_with_more_trumps_than_the_taker_holds_besides(
+    seat_2, led
+):
+    # The taker, seat 1, shows his ten trumps, the Petit among them: nine besides it. Seat 3
+    # trumps the heart lead with his 5 and leads next. Eleven trumps are not the taker's, one
+    # down: ten left for the defence, and seat 3 leads his highest to hunt the Petit. When
+    # seat 2 has trumped too, nine: no more than the taker's nine, the hunt cannot succeed,
+    # and seat 3 leads low from his longest suit.
+    taker = "1 3 4 7 8 10 11 12 14 21 3♥ R♠ 7♦ 6♦ 4♦ R♣ 9♣ 8♣"
+    hunter = "5 6 9 13 17 20 D♠ 8♠ 6♠ 3♠ 2♠ V♦ 9♦ 5♦ D♣ 10♣ 5♣ 1♣"
+    hands = {0: suit_but("♥", f"3♥ {seat_2}"), 1: taker, 2: seat_2, 3: hunter}
+    script = {0: "2♥", 1: "3♥", 2: seat_2, 3: "5"}
+    playout = play_position(deal_of(hands), taker=1, script=script, poignees=True)
+    assert card_played(playout, seat=3, trick=2) == led
 
 
 # --- lead_low -------------------------------------------------------------------------------
