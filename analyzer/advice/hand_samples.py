@@ -46,7 +46,7 @@ chunks, and 2,000 samples make 8 chunks that ``--jobs`` can share out."""
 SEARCH_DRAWS = 2_000
 """With bids heard, the most deals drawn per sample asked for where a side plays by search
 (:attr:`Sides.draws`): 2,000 draws cost less than half a lookahead deal, and after two bids
-as few as 0.03% of deals fit them (docs/performance.md)."""
+as few as 0.03% of deals fit them (the sixteenth sitting: ``git log -p docs/performance.md``)."""
 SEARCHING = frozenset({"lookahead"})
 """The policies that play by search (:data:`SEARCH_CHUNK`)."""
 DEFAULT_POLICY = "lookahead"

@@ -35,9 +35,10 @@ from .worlds import NoWorldError, sample
 
 DEFAULT_WORLDS = 6
 """Worlds per decision: the most the advice can afford in seconds. Against 8 worlds it costs a
-few points a deal (paired duels, docs/performance.md's eighteenth sitting), against the +17 to
-+60 the 6-world lookahead gains over the greedy, for 0.75 of the advice's time; 4 worlds cost
-the taker some 16 points a deal, and 16 worlds gained nothing measurable for 1.5 × the CPU."""
+few points a deal (paired duels: docs/performance.md, "The lookahead's strength"), against
+the +17 to +60 the 6-world lookahead gains over the greedy, for 0.75 of the advice's time; 4
+worlds cost the taker some 16 points a deal, and 16 gained nothing measurable for 1.5 × the
+CPU."""
 DEFAULT_MARGIN = 1.0
 """Standard errors by which a card must beat the greedy's to be played instead
 (:func:`best_candidates`). Gains over the greedy, Garde, 2,000 deals (1,000 as taker), seed 21
@@ -54,7 +55,8 @@ CONTENTION_Z = 0.5
 """A card is played in the second half of the worlds unless the first half puts it behind the
 greedy's by this many standard errors of the paired difference or more (:func:`contenders`):
 against every card in every world, 97.6% of the decisions stay the same for 0.69 of the
-rollouts, and paired duels show no loss with 3, 4 or 5 players (docs/performance.md)."""
+rollouts, and paired duels show no loss with 3, 4 or 5 players (the eleventh sitting:
+``git log -p docs/performance.md``)."""
 SIDES = ("both", "taker", "defence")
 
 
