@@ -53,9 +53,11 @@ DEFENCE_21_FIRST = (
     # makes the Petit fall (a bout to the defence). 21 first: +97 ± 2 for the defender (the
     # contract made 4% of the time, not 43%).
     _end("21 R♥ / 1 10♣ / 6♥ 6♠", taker=1, seed=11, greedy="R♥", better="21"),
-    # Four players; unseen: the 19 and the Petit. 21 first: +11.0 ± 0.5 (the contract is lost
-    # either way).
-    _end("21 R♥ / 1 10♣ / 6♥ 6♠ / 9♠ 3♦", taker=1, seed=54, greedy="R♥", better="21"),
+    # Four players: the taker has shown no spade and no heart, and (undertrumping) no trump
+    # above the 10; seats 2 and 3 have no trump: the unseen 18 lies in the chien, and the
+    # Petit, when it is not there too, is the taker's last trump. The king is trumped; the 21
+    # draws the Petit. 21 first: +20.9 ± 0.5 (the contract is lost either way).
+    _end("21 R♥ / 1 10♣ / 6♥ 6♠ / 9♠ 3♦", taker=1, seed=139, greedy="R♥", better="21"),
     # Five players: the called R♦ fell to seat 2, the partner; seats 2, 3 and 4 have shown they
     # have no trump left, and the taker that he has no heart: the unseen 19 and Petit are his
     # or the chien's. The king led is trumped for sure; the 21 draws the taker's trump, the
