@@ -1,6 +1,7 @@
 """Hand-made positions (4 players unless said): a deal written in the card notation, a script of
 the cards each seat plays before the position of interest, and the card the greedy policy then
-chooses."""
+chooses; end positions of 3, 4 and 5 players as partial records, and the card a policy plays
+there."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from tarot_advisor.analyzer.playout.engine import Playout, play
 from tarot_advisor.analyzer.rulebook.record import record_of_game
 from tarot_advisor.analyzer.rulebook.referee import Game
 from tarot_advisor.analyzer.rulebook.rules import is_petit_sec
+from tarot_advisor.analyzer.search.midgame import continue_play, draw_worlds
+from tarot_advisor.analyzer.search.position import read_position
 
 
 class IllegalScript(AssertionError):
@@ -169,3 +172,13 @@ def end_position(
             record["hand"] = [format_card(c) for c in kept_cards[leader]]
             return json.loads(json.dumps(record))
     raise AssertionError("no deal reaches that end position")
+
+
+def first_choice(data: dict, policy, runs: int = 6) -> set[str]:
+    """The cards ``policy`` plays at the position of the partial record ``data``, continued in
+    ``runs`` consistent worlds (seed 0; a lookahead searches its own worlds at each decision)."""
+    position = read_position(data)
+    rng = np.random.default_rng(0)
+    run = continue_play(position, draw_worlds(position, runs, rng), None, rng, policy)
+    step = sum(len(trick) for trick in data["tricks"])
+    return {format_card(card) for card in run.playout.plays.reshape(runs, -1)[:, step]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from policy_helpers import end_position
+from policy_helpers import end_position, first_choice
 
 from tarot_advisor.analyzer.advice.cardplay import advise_play
 from tarot_advisor.analyzer.cards import format_card, parse_cards
@@ -96,21 +96,11 @@ def test_same_seed_same_advice_whatever_the_jobs():
     assert one == two
 
 
-def _first_choice(data: dict, policy, worlds: int = 6) -> set[str]:
-    """The cards ``policy`` plays at the position, continued in a few consistent worlds."""
-    position = read_position(data)
-    rng = np.random.default_rng(0)
-    run = continue_play(position, draw_worlds(position, worlds, rng), None, rng, policy)
-    step = sum(len(trick) for trick in data["tricks"])
-    plays = run.playout.plays.reshape(worlds, -1)[:, step]
-    return {format_card(card) for card in plays}
-
-
 def test_the_lookahead_taker_saves_the_petit_au_bout():
     data = end_position(
         4, "garde_sans", 0, 0, {0: "21 1", 1: "5 3♦", 2: "4♦ 2♦", 3: "7♠ 6♠"}, seed=1
     )
-    assert _first_choice(data, LookaheadPolicy(worlds=8)) == {"21"}
+    assert first_choice(data, LookaheadPolicy(worlds=8)) == {"21"}
 
 
 def test_the_lookahead_defender_cashes_its_king():
@@ -118,7 +108,7 @@ def test_the_lookahead_defender_cashes_its_king():
         4, "garde_sans", 1, 0, {0: "R♥ 2♣", 1: "R♣ D♦", 2: "5♥ 4♦", 3: "6♥ 3♣"}, seed=2
     )
     # R♥ first is worth +6.2 on average (2,000 worlds): 64 worlds per decision see it.
-    assert _first_choice(data, LookaheadPolicy(worlds=64, side="defence")) == {"R♥"}
+    assert first_choice(data, LookaheadPolicy(worlds=64, side="defence")) == {"R♥"}
 
 
 def test_with_five_players_the_taker_is_not_dealt_the_card_he_called():

@@ -7,9 +7,9 @@ import copy
 
 import numpy as np
 import pytest
-from policy_helpers import end_position
+from policy_helpers import end_position, first_choice
 
-from tarot_advisor.analyzer.cards import format_card, parse_cards
+from tarot_advisor.analyzer.cards import parse_cards
 from tarot_advisor.analyzer.game import CONTRACTS, Contract
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 from tarot_advisor.analyzer.playout import bitboard as bb
@@ -25,8 +25,7 @@ from tarot_advisor.analyzer.search.lookahead import (
     distinct_cards,
     lowest_equivalent,
 )
-from tarot_advisor.analyzer.search.midgame import Replay, continue_play, draw_worlds, replay_play
-from tarot_advisor.analyzer.search.position import read_position
+from tarot_advisor.analyzer.search.midgame import Replay, replay_play
 from tarot_advisor.analyzer.search.worlds import card_set
 from tarot_advisor.reports.duel import choose_takers, playing
 
@@ -312,12 +311,7 @@ def _cards(lo: np.ndarray, hi: np.ndarray) -> set[int]:
 def lookahead_choice(data: dict, side: str, worlds: int = 16, runs: int = 6) -> set[str]:
     """The cards a ``side`` lookahead plays at the position of the partial record ``data``,
     continued in ``runs`` consistent worlds (each decision searches its own ``worlds``)."""
-    position = read_position(data)
-    rng = np.random.default_rng(0)
-    policy = LookaheadPolicy(worlds=worlds, side=side)
-    run = continue_play(position, draw_worlds(position, runs, rng), None, rng, policy)
-    step = sum(len(trick) for trick in data["tricks"])
-    return {format_card(card) for card in run.playout.plays.reshape(runs, -1)[:, step]}
+    return first_choice(data, LookaheadPolicy(worlds=worlds, side=side), runs)
 
 
 @pytest.mark.parametrize(
