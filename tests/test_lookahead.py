@@ -350,6 +350,7 @@ def test_a_defender_with_three_players_cashes_its_king_first():
     assert lookahead_choice(data, "defence", worlds=64) == {"R♥"}
 
 
+@pytest.mark.slow  # a duel; tests/test_lookahead_ends.py pins the same in the fast tier
 def test_the_lookahead_taker_beats_the_greedy_on_the_same_deals():
     # A paired duel: 300 four-player Garde deals, the taker the seat with the highest count,
     # played once by the greedy and once by the lookahead taker (8 worlds), the greedy
