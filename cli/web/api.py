@@ -8,6 +8,7 @@ command's sentence for bad input.
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
 from typing import Any
@@ -54,19 +55,14 @@ REVIEW_OPTIONS = {
     "defence": "--defence",
 }
 """The body's keys for ``/api/review`` besides ``record``."""
-ADVICE_PARAMETERS = (
-    "position",
-    "samples",
-    "bids",
-    "others",
-    "chien",
-    "contract",
-    "called",
-    "taker_policy",
-    "defence_policy",
-    "seed",
+ADVICE_PARAMETERS = tuple(
+    name
+    for name, parameter in inspect.signature(advise.run_advice).parameters.items()
+    if parameter.kind is parameter.KEYWORD_ONLY and name not in ("jobs", "dump_deals", "bar")
 )
-"""The parsed options :func:`.advise.run_advice` takes by name (the web runs one job each)."""
+"""The parsed options :func:`.advise.run_advice` takes by name, read from its signature so that
+the command's list is the only one (the web sets the workers itself, dumps no deals and
+reports its own progress)."""
 REVIEW_PARAMETERS = ("samples", "seed", "taker_policy", "defence_policy")
 """The parsed options :func:`.review.run_review` takes by name, besides the seat."""
 
