@@ -10,8 +10,9 @@ from tarot_advisor.analyzer.advice.advisor import DEFAULT_SAMPLES, analyse_hand
 from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.auction import DEFAULT_MODEL, MODELS
 from tarot_advisor.analyzer.advice.display import estimated_share, proportion
-from tarot_advisor.analyzer.advice.ecart_advice import SEARCH_SAMPLES as ECART_SEARCH_SAMPLES
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis, ecart_samples
+from tarot_advisor.analyzer.advice.ecart_play import ROUNDS as ECART_ROUNDS
+from tarot_advisor.analyzer.advice.ecart_play import SEARCH_SAMPLES as ECART_SEARCH_SAMPLES
 from tarot_advisor.analyzer.advice.hand import HandError
 from tarot_advisor.analyzer.advice.hand_samples import CHUNK, SEARCH_CHUNK, Sides
 from tarot_advisor.analyzer.advice.plan import STAGED_CHUNK, SURVEY_ROUND, SURVEY_SAMPLES
@@ -229,7 +230,9 @@ def advice_line(analysis: Analysis) -> str:
     "round of the choices the ones before left open, then as many more of the advised one "
     "as its 95% intervals need to come within ± 3.5 points of P(make) and ± 6 × its "
     f"multiplier of E[score]; with other play, {DEFAULT_SAMPLES:,}. With --chien, "
-    f"{ECART_SEARCH_SAMPLES} of every écart with the lookahead, else {ECART_SAMPLES:,}.",
+    f"rounds of {ECART_SEARCH_SAMPLES} (up to {ECART_SEARCH_SAMPLES * ECART_ROUNDS}) of the "
+    f"écarts still open with the lookahead, else {ECART_SAMPLES:,} of every écart; a number "
+    "given plays that many of every écart, in one round.",
 )
 @click.option(
     "--bids",
