@@ -71,9 +71,10 @@ class Surveyed(NamedTuple):
     the samples played by the end of each round; the call chosen and every surveyed call's
     score (5 players, else ``None`` and none); the auction's values for the chosen call; the
     calls :func:`screen` left out, each with how far the greedy table put it behind; the calls
-    the chosen one is not clearly better than (:func:`live_calls`, on the samples they share);
-    and the legal actions still open against the advised one when the survey stopped
-    (:func:`open_actions`)."""
+    the chosen one is not clearly better than (:func:`live_calls`, on the samples they share),
+    those whose choice against it is not settled (:func:`open_calls`), and each call's paired
+    gap to it (:func:`call_gaps`). The actions still open are the auction's
+    (:attr:`AuctionResult.open`)."""
 
     outcomes: ChunkOutcomes
     run: Run
