@@ -87,7 +87,8 @@ def test_a_clicked_hand_gets_the_command_lines_numbers(page) -> None:
         line = next(line for line in table if line.startswith(cells[0] + " "))
         assert all(cell in line for cell in cells), (cells, line)
     advice = next(line for line in table if line.startswith("Advice:"))
-    assert page.inner_text("#advice-line") == advice
+    assert page.inner_text("#advice-line") == "Bid Garde"  # the decision, in two words
+    assert page.inner_text("#advice-why") == advice
     assert page.locator("#chart").get_attribute("src").startswith("data:image/png")
     assert page.locator("#actions tbody tr").count() >= 2
 

@@ -11,7 +11,8 @@ from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.cardplay import CardAdvice
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
 from tarot_advisor.analyzer.advice.review_decision import DealReview
-from tarot_advisor.analyzer.cards import format_card
+from tarot_advisor.analyzer.cards import format_card, format_cards
+from tarot_advisor.analyzer.game import bid_label
 from tarot_advisor.cli.advise import (
     advice_line,
     contract_cells,
@@ -60,6 +61,9 @@ def advice_view(analysis: Analysis) -> dict:
             for contract in analysis.contracts
         ],
         "auction": auction,
+        "headline": "Pass"
+        if analysis.recommendation == "pass"
+        else f"Bid {bid_label(analysis.recommendation)}",
         "advice": advice_line(analysis),
         "poignee": poignee_line(analysis),
         "chelem": chelem_line(analysis),
@@ -87,6 +91,7 @@ def ecart_view(analysis: EcartAnalysis) -> dict:
             }
             for result in analysis.candidates
         ],
+        "headline": f"Discard {format_cards(analysis.recommended.cards)}",
         "advice": next(line for line in lines if line.startswith("Advice: ")),
         "footer": lines[-1],
         "text": text,

@@ -213,7 +213,8 @@ function fillTable(table, columns, rows, marked) {
 
 function showAdvice(view) {
   $("advice-panel").hidden = false;
-  $("advice-line").textContent = view.advice;
+  $("advice-line").textContent = view.headline;
+  $("advice-why").textContent = view.advice;
   $("advice-title").textContent = view.title;
   fillTable($("contracts"), view.columns, view.rows, (row) => row.advised);
   const auction = $("auction");
@@ -255,7 +256,8 @@ async function adviseEcart() {
     });
     const { view } = await job("advise", body, $("ecart-progress"));
     $("ecart-result").hidden = false;
-    $("ecart-line").textContent = view.advice;
+    $("ecart-line").textContent = view.headline;
+    $("ecart-why").textContent = view.advice;
     $("ecart-title").textContent = `${view.title} · ${view.subtitle}`;
     const rows = fillTable($("ecarts"), [...view.columns, ""], view.rows.map((r) => ({ ...r, cells: [...r.cells, ""] })), (row) => row.advised);
     [...rows.rows].forEach((tr, i) => {

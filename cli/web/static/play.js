@@ -161,12 +161,15 @@ async function rank() {
     // A late answer for an earlier turn (the user clicked on) is dropped.
     if (state.play !== play || play.record.tricks.flat().length !== played) return;
     $("ranked").hidden = false;
-    const body = fillTable($("ranked-table"), view.columns, view.rows, (row) => row.greedy);
+    // Green marks the advised card only, as in the other tables; the engine's habit is a word.
+    const body = fillTable($("ranked-table"), view.columns, view.rows, (row) => row === view.rows[0]);
     [...body.rows].forEach((tr, i) => {
       tr.classList.toggle("best", i === 0);
+      tr.classList.toggle("habit", view.rows[i].greedy && i !== 0);
       tr.addEventListener("click", () => playCard(view.rows[i].card));
     });
-    $("ranked-notes").textContent = `${view.notes.join("\n")}\nIn bold: the best card (also ringed in gold in your hand); highlighted: the engine's own (greedy) choice.`;
+    $("ranked-line").textContent = `Play the ${view.rows[0].card}.`;
+    $("ranked-notes").textContent = `${view.notes.join("\n")}\nIn green: the card to play (also ringed in gold in your hand); in italics: the card a player of plain habits would play.`;
     $("play-hand").querySelector(`[data-card="${view.rows[0].card}"]`)?.classList.add("best");
   } catch (error) {
     showError("play-error", error);
