@@ -25,10 +25,10 @@ def auction_lines(analysis: Analysis) -> list[str]:
     ]
     best = auction.recommendation
     for action, value in action_rows(analysis):
-        gap = auction.versus_best.get(action)
-        versus = "" if gap is None or action == best else f"{gap.mean:+8.1f} ± {Z95 * gap.se:5.1f}"
         mark = " ◀" if action == analysis.recommendation else ""
-        lines.append(f"{action_label(action):<13} {value} {versus:>16}{mark}".rstrip())
+        lines.append(
+            f"{action_label(action):<13} {value} {versus_cell(analysis, action):>16}{mark}".rstrip()
+        )
     if auction.open:
         still = ", ".join(action_label(a) for a in auction.open)
         lines.append(
@@ -55,6 +55,15 @@ def auction_heard(analysis: Analysis) -> str:
             f" ({100 * rate:.3g}% of deals fit the bids heard)"
         )
     return heard
+
+
+def versus_cell(analysis: Analysis, action: str) -> str:
+    """An action's paired gap to the advised one ± 95% (blank for the advice itself)."""
+    assert analysis.auction is not None
+    gap = analysis.auction.versus_best.get(action)
+    if gap is None or action == analysis.recommendation:
+        return ""
+    return f"{gap.mean:+8.1f} ± {Z95 * gap.se:5.1f}"
 
 
 def action_rows(analysis: Analysis) -> list[tuple[str, str]]:

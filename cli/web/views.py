@@ -21,7 +21,7 @@ from tarot_advisor.cli.advise import (
     sensitivity_lines,
 )
 from tarot_advisor.cli.advise_reading import chelem_line, poignee_line, reading_lines
-from tarot_advisor.cli.auction_view import action_label, action_rows, auction_heard
+from tarot_advisor.cli.auction_view import action_label, action_rows, auction_heard, versus_cell
 from tarot_advisor.cli.ecart_view import ecart_cells, render_ecart
 from tarot_advisor.cli.play import card_cells, table
 from tarot_advisor.cli.review import deal_text, decision_cells, seat_summary, seat_title
@@ -42,6 +42,7 @@ def advice_view(analysis: Analysis) -> dict:
                 {
                     "label": action_label(action),
                     "value": value,
+                    "versus": versus_cell(analysis, action),
                     "advised": action == analysis.recommendation,
                 }
                 for action, value in action_rows(analysis)

@@ -223,8 +223,8 @@ function showAdvice(view) {
     auction.append(Object.assign(document.createElement("p"), { className: "muted", textContent: `Auction: ${view.auction.heard}.` }));
     const table = document.createElement("table");
     table.id = "actions";
-    const rows = view.auction.actions.map((a) => ({ cells: [a.label, a.value.trim()], advised: a.advised }));
-    fillTable(table, ["Your action", "E[score] ± 95% (overcalls counted)"], rows, (row) => row.advised);
+    const rows = view.auction.actions.map((a) => ({ cells: [a.label, a.value.trim(), a.versus], advised: a.advised }));
+    fillTable(table, ["Your action", "E[score] ± 95% (overcalls counted)", "vs best, same deals"], rows, (row) => row.advised);
     const scroll = Object.assign(document.createElement("div"), { className: "scroll" });
     scroll.append(table);
     auction.append(scroll);
