@@ -33,6 +33,7 @@ from tarot_advisor.analyzer.advice.survey import (
     SCREEN_GAP,
     Surveyed,
     best_of,
+    call_gaps,
     live_calls,
     open_pairs,
     survey,
@@ -107,7 +108,8 @@ def test_a_call_clearly_worse_than_the_best_is_dropped() -> None:
         for contract in Contract:
             shift = 0 if contract is Contract.GARDE else -500
             by_choice[Choice(contract, king)] = _samples([s + shift for s in garde])
-    assert live_calls(by_choice, tuple(kings), kings[0]) == (kings[0], kings[1])
+    gaps = call_gaps(by_choice, tuple(kings), kings[0])
+    assert live_calls(gaps, kings[0]) == (kings[0], kings[1])
 
 
 def test_a_call_dropped_after_the_first_round_is_compared_on_that_rounds_deals() -> None:
@@ -120,7 +122,8 @@ def test_a_call_dropped_after_the_first_round_is_compared_on_that_rounds_deals()
         for king, garde in scores.items()
         for contract in Contract
     }
-    assert live_calls(by_choice, (diamonds, clubs), diamonds) == (diamonds, clubs)
+    gaps = call_gaps(by_choice, (diamonds, clubs), diamonds)
+    assert live_calls(gaps, diamonds) == (diamonds, clubs)
 
 
 @pytest.mark.slow

@@ -207,9 +207,10 @@ def _chosen(
     if calls != (None,):
         call_scores = {card: best_of(by_choice, card)[1] for card in calls}
         called = max(live, key=call_scores.__getitem__)
-        close = tuple(c for c in live_calls(by_choice, calls, called) if c != called)
-        unsettled = open_calls(by_choice, tuple(live), called)
-        call_versus = {c: gap for c, (gap, _, _) in call_gaps(by_choice, calls, called).items()}
+        gaps = call_gaps(by_choice, calls, called)
+        close = tuple(c for c in live_calls(gaps, called) if c != called)
+        unsettled = tuple(c for c in open_calls(gaps, called) if c in live)
+        call_versus = {c: gap for c, (gap, _, _) in gaps.items()}
     fitting, drawn = outcomes.fitting
     contract_scores = {c: by_choice[Choice(c, called)].score for c in Contract}
     auction = evaluate(
@@ -259,7 +260,7 @@ def focus_contract(
 
 def call_gaps(
     by_choice: dict[Choice, ContractSamples], calls: tuple[int | None, ...], called: int | None
-) -> dict[int | None, tuple[Estimate, str, str]]:
+) -> CallGaps:
     """Each of the ``calls``' best contract against ``called``'s (the best call's): their
     paired gap (:func:`stats.paired_gap`, on the samples both were played on: a call dropped
     after a round of the survey has only the rounds before), and the two contracts."""
@@ -273,27 +274,22 @@ def call_gaps(
     return gaps
 
 
-def live_calls(
-    by_choice: dict[Choice, ContractSamples],
-    calls: tuple[int | None, ...],
-    called: int | None,
-) -> tuple[int | None, ...]:
-    """The ``calls`` not clearly worse than ``called`` (the best), which they include: those
-    whose best contract does not trail its best by :data:`plan.SETTLED_Z` standard errors of
-    their paired gap (:func:`call_gaps`)."""
-    gaps = call_gaps(by_choice, calls, called)
-    return tuple(card for card in calls if card == called or -gaps[card][0].z < SETTLED_Z)
+CallGaps = dict[int | None, tuple[Estimate, str, str]]
+"""Each call → its best contract's paired gap to the best call's, and the two contracts
+(:func:`call_gaps`)."""
 
 
-def open_calls(
-    by_choice: dict[Choice, ContractSamples],
-    calls: tuple[int | None, ...],
-    called: int | None,
-) -> tuple[int | None, ...]:
-    """The ``calls`` whose choice against ``called`` is not :func:`action_values.settled`
-    (:func:`call_gaps`): the ones the survey plays on. A call known to be worth as much within
-    a few points is settled, though not clearly worse (:func:`live_calls`)."""
-    gaps = call_gaps(by_choice, calls, called)
+def live_calls(gaps: CallGaps, called: int | None) -> tuple[int | None, ...]:
+    """The calls of ``gaps`` not clearly worse than ``called`` (the best), which they include:
+    those whose best contract does not trail its best by :data:`plan.SETTLED_Z` standard errors
+    of their paired gap."""
+    return tuple(card for card, gap in gaps.items() if card == called or -gap[0].z < SETTLED_Z)
+
+
+def open_calls(gaps: CallGaps, called: int | None) -> tuple[int | None, ...]:
+    """The calls of ``gaps`` whose choice against ``called`` is not
+    :func:`action_values.settled`: the ones the survey plays on. A call known to be worth as
+    much within a few points is settled, though not clearly worse (:func:`live_calls`)."""
     return tuple(
         card
         for card, (gap, best, its) in gaps.items()
@@ -308,12 +304,12 @@ def round_pairs(
     ``live`` calls: under the chosen call, those still open (:func:`open_pairs`); under another,
     only its best contract's, which its choice against the chosen call compares (with 5
     players, half the round's cost when several calls are left)."""
+    chosen, still_open = surveyed.called, open_pairs(surveyed)
+    if len(live) == 1:
+        return {chosen: still_open}
     by_choice = surveyed.outcomes.samples
     wanted = {card: (pair_of(best_of(by_choice, card)[0])[0],) for card in live}
-    chosen = surveyed.called
-    wanted[chosen] = tuple(dict.fromkeys((*open_pairs(surveyed), *wanted[chosen])))
-    if len(live) == 1:
-        wanted[chosen] = open_pairs(surveyed)
+    wanted[chosen] = tuple(dict.fromkeys((*still_open, *wanted[chosen])))
     return wanted
 
 
