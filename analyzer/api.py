@@ -91,6 +91,8 @@ def analyse_ecart(hand: Cards, chien: Cards, players: int = 4, **options: Any) -
         chien=as_cards(analysis.chien),
         called=called,
         candidates=candidates,
+        recommended_cards=as_cards(sort_cards(analysis.recommended_cards)),
+        open=tuple(as_cards(sort_cards(cards)) for cards in analysis.open),
     )
 
 

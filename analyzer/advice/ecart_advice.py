@@ -31,7 +31,6 @@ from .ecart_play import (
     SEARCH_SAMPLES,
     EcartInputError,
     Played,
-    advised,
     play_rounds,
 )
 from .hand import check_hand
@@ -79,6 +78,9 @@ class EcartAnalysis:
     seed: int
     candidates: tuple[CandidateResult, ...]
     """Best first."""
+    recommended_cards: tuple[int, ...]
+    """The advised écart (:func:`ecart_play.advised`): the best that beats the engine's by more
+    than :data:`ecart_play.SIGNIFICANT` standard errors of the paired gap, else the engine's."""
     open: tuple[tuple[int, ...], ...] = ()
     """The écarts whose choice against the advised one was still open at the sample budget."""
     seconds: float = 0.0
@@ -87,10 +89,8 @@ class EcartAnalysis:
 
     @property
     def recommended(self) -> CandidateResult:
-        """The advised écart (:func:`ecart_play.advised`): its paired gap to itself is 0 (the
-        engine's first among écarts that play alike on every sample)."""
-        level = [c for c in self.candidates if c.versus_best == Estimate(0.0, 0.0)]
-        return next((c for c in level if "engine" in c.ideas), level[0])
+        """The advised écart's result (:attr:`recommended_cards`)."""
+        return next(c for c in self.candidates if c.cards == self.recommended_cards)
 
     @property
     def engine(self) -> CandidateResult:
@@ -281,6 +281,7 @@ def analyse_ecart(
         samples=max(r.samples for r in results),
         seed=seed,
         candidates=tuple(sorted(results, key=lambda r: -r.expected_score.mean)),
+        recommended_cards=found[played.advised].cards,
         open=tuple(found[i].cards for i in played.open),
         seconds=time.perf_counter() - start,
         sides=sides,
@@ -298,9 +299,7 @@ def ecart_samples(samples: int | None, sides: Sides) -> int:
 def _results(
     found: list[Candidate], played: Played, pool: list[int], players: int
 ) -> list[CandidateResult]:
-    better = [played.better(i) for i in range(len(found))]
-    scores = [score for score, _ in better]
-    best = advised(scores)
+    scores, best = played.scores(), played.advised
     return [
         CandidateResult(
             cards=candidate.cards,
@@ -311,7 +310,7 @@ def _results(
             versus_best=paired_gap(scores[i], scores[best]) if i != best else Estimate(0.0, 0.0),
             samples=len(scores[i]),
             poignee=_poignee_after(pool, candidate, players),
-            show_poignee=better[i][1],
+            show_poignee=played.better(i)[1],
         )
         for i, candidate in enumerate(found)
     ]

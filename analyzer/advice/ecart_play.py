@@ -13,7 +13,7 @@ played fewer rounds has the first samples of the others: its gaps are paired on 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -133,12 +133,18 @@ def chunk(
 class Played:
     """Each candidate's samples, in the order of the candidates: ``hidden``, ``shown`` (where
     its hand may show a poignée, else hidden) and ``made``, (N_i,) arrays, N_i the samples of
-    the rounds it played (a prefix of the most); and the candidates still open at the end."""
+    the rounds it played (a prefix of the most); the advised candidate (:func:`advised`), and
+    those still open against it at the end."""
 
     hidden: list[np.ndarray]
     shown: list[np.ndarray]
     made: list[np.ndarray]
-    open: tuple[int, ...]
+    advised: int = 0
+    open: tuple[int, ...] = ()
+
+    def scores(self) -> list[np.ndarray]:
+        """Every candidate's :meth:`better` score per sample."""
+        return [self.better(i)[0] for i in range(len(self.hidden))]
 
     def better(self, i: int) -> tuple[np.ndarray, bool]:
         """Candidate ``i``'s score per sample, the better of showing and hiding (on its own
@@ -178,7 +184,7 @@ def play_rounds(
     hidden: list[list[np.ndarray]] = [[] for _ in range(n)]
     shown: list[list[np.ndarray]] = [[] for _ in range(n)]
     made: list[list[np.ndarray]] = [[] for _ in range(n)]
-    playing, chunks, done, unsettled = list(range(n)), 0, 0, ()
+    playing, chunks, done = list(range(n)), 0, 0
     for _ in range(rounds):
         parts = map_chunks(
             chunk,
@@ -201,8 +207,8 @@ def play_rounds(
             hidden[i].append(np.concatenate([p.hidden[row] for p in parts]))
             shown[i].append(np.concatenate([p.shown[row] for p in parts]))
             made[i].append(np.concatenate([p.made[row] for p in parts]))
-        result = Played(*([np.concatenate(a) for a in x] for x in (hidden, shown, made)), ())
-        scores = [result.better(i)[0] for i in range(n)]
+        played = Played(*([np.concatenate(a) for a in x] for x in (hidden, shown, made)))
+        scores = played.scores()
         best = advised(scores)
         unsettled = tuple(
             i
@@ -213,4 +219,4 @@ def play_rounds(
         playing = sorted({0, best, *unsettled})
         if not unsettled:
             break
-    return Played(*([np.concatenate(a) for a in x] for x in (hidden, shown, made)), unsettled)
+    return replace(played, advised=best, open=unsettled)
