@@ -59,6 +59,7 @@ STATIC = {
     "cards.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",
     "review.js": "text/javascript; charset=utf-8",
+    "seats.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
 """The page's files (package data in ``static/``) and their types."""
