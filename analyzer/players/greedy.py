@@ -20,7 +20,7 @@ from ..playout.table import Candidate, Table, Turn
 from ..playout.tally import close_trick
 from ..playout.trick import lay_down, legal_cards, turn
 from ..playout.vector_rules import NO_SUIT
-from ..playout.words import kernel, popcount, quiet_wrap
+from ..playout.words import entry_point, kernel, popcount, quiet_wrap
 from .habits import follow, lead, read
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def choose(k, d, trick, legal_lo, legal_hi, t, public):
     return follow(read(k, d, trick, n_tricks, legal_lo, legal_hi, t, public))
 
 
-@kernel
+@entry_point
 def _choose_all(k, trick, rows, legal_lo, legal_hi, t, public, out_lo, out_hi, seats):
     """:func:`choose` in the deals ``rows`` ((M,) int64) of a table: their legal cards
     ``legal_lo``/``_hi`` (M,) uint64 in, their cards ``out_lo``/``_hi`` (M,) out. ``seats``:
@@ -91,7 +91,7 @@ def _choose_all(k, trick, rows, legal_lo, legal_hi, t, public, out_lo, out_hi, s
             out_lo[i], out_hi[i] = choose(k, rows[i], trick, legal_lo[i], legal_hi[i], t, public)
 
 
-@kernel
+@entry_point
 def play_out(step, end, any_shown, t, public, tally, seats):
     """Every deal of a table played by the greedy at every seat, deal after deal, from card
     ``step`` to card ``end`` (counted from 0): as the engine's loop plays them (``engine.play_on``)

@@ -27,7 +27,7 @@ import numpy as np
 from . import bitboard as bb
 from .bitboard import ZERO
 from .vector_rules import NO_SUIT, TRUMP_LEAD
-from .words import kernel, quiet_wrap
+from .words import entry_point, kernel, quiet_wrap
 
 if TYPE_CHECKING:
     from .table import Turn
@@ -175,7 +175,7 @@ def unseen(k, d, t, public):
     return unseen_lo, _ALL_HI & ~seen_hi
 
 
-@kernel
+@entry_point
 def _view(k, t, public, unseen_lo, unseen_hi, ally):
     """:func:`unseen` and :func:`known_ally` of the player at ``k`` in every deal, into (N,)
     uint64 ``unseen_lo``/``_hi`` and (n, N) bool ``ally``."""

@@ -12,7 +12,7 @@ from ..game import hand_size
 from . import bitboard as bb
 from .bitboard import U64
 from .vector_rules import card_owners, excuse_changes_side, excuse_exchange, last_trick_winner
-from .words import kernel, quiet_wrap
+from .words import entry_point, kernel, quiet_wrap
 
 if TYPE_CHECKING:
     from .table import Candidate, Table
@@ -128,7 +128,7 @@ def close_trick(d, trick, last, t, tally):
     return winner
 
 
-@kernel
+@entry_point
 def close_all(trick, last, t, tally, winners):
     """:func:`close_trick` of every deal, the winners' positions into ``winners`` (N,) int64."""
     for d in range(winners.shape[0]):

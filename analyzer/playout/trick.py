@@ -16,7 +16,7 @@ import numpy as np
 from . import bitboard as bb
 from .knowledge import NO_TRUMP_BIT, observe
 from .vector_rules import NO_SUIT, TRUMP_LEAD, first_lead_plays, legal_plays
-from .words import above, kernel, popcount
+from .words import above, entry_point, kernel, popcount
 
 _ZERO = bb.U64(0)
 _ONE = bb.U64(1)
@@ -154,28 +154,28 @@ def turn(d, leader, t, public):
 # --- the same steps for every deal of a table (one call per card) ------------------------------
 
 
-@kernel
+@entry_point
 def legal_all(k, trick, t, legal_lo, legal_hi):
     """:func:`legal_cards` of every deal, into ``legal_lo``/``_hi`` (N,) uint64."""
     for d in range(legal_lo.shape[0]):
         legal_lo[d], legal_hi[d] = legal_cards(k, d, trick, t)
 
 
-@kernel
+@entry_point
 def lay_down_all(k, card_lo, card_hi, first_trick_shown, t, public):
     """:func:`lay_down` of ``card_lo``/``card_hi`` ((N,) uint64, one bit per deal)."""
     for d in range(card_lo.shape[0]):
         lay_down(k, d, card_lo[d], card_hi[d], first_trick_shown, t, public)
 
 
-@kernel
+@entry_point
 def turn_all(leaders, t, public):
     """:func:`turn` of every deal, to the leaders ``leaders`` ((N,) int64 positions)."""
     for d in range(leaders.shape[0]):
         turn(d, leaders[d], t, public)
 
 
-@kernel
+@entry_point
 def new_tricks(t):
     """:func:`new_trick` of every deal."""
     for d in range(t.trick_lo.shape[0]):

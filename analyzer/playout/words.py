@@ -1,4 +1,4 @@
-"""One-word card sets, and the per-deal kernels' compiler.
+r"""One-word card sets, and the per-deal kernels' compiler.
 
 The engine's steps of play — the legal cards (:mod:`vector_rules`), laying a card down and turning
 to the next trick (:mod:`trick`, with :func:`knowledge.observe`), closing a trick (:mod:`tally`)
@@ -8,7 +8,9 @@ plays whole playouts as one loop of them (:func:`~..players.greedy.play_out`). :
 compiles them with numba when it can (a greedy decision of 10 deals: 10 µs instead of a quarter
 of a millisecond as numpy array operations); without numba, or where it cannot keep its machine
 code (no writable ``__pycache__``), the same code runs uncompiled, to the same cards, far more
-slowly. ``NUMBA_DISABLE_JIT=1`` forces that path.
+slowly. ``NUMBA_DISABLE_JIT=1`` forces that path. Python calls them through
+:func:`entry_point`\ s, which hand them views of their arrays (:mod:`.unowned`) on which they
+count no references.
 
 numba keeps a kernel's machine code until the kernel's own file changes, not the files of the
 kernels it inlines (a habit changed in ``habits.py`` would leave ``greedy.py``'s compiled caller
@@ -31,6 +33,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from pathlib import Path
+from types import FunctionType
 from typing import Any
 
 import numpy as np
@@ -38,8 +41,10 @@ import numpy as np
 try:
     import numba
     from numba import njit
+
+    from .unowned import views
 except ImportError:  # pragma: no cover - numba is a dependency; the fallback is for odd installs
-    numba = njit = None
+    numba = njit = views = None
 
 _compiling = numba is not None and not numba.config.DISABLE_JIT
 _KERNEL_SOURCES = tuple(
@@ -65,25 +70,46 @@ _TAGGED = re.compile(r"__k([0-9a-f]{16})[.-]")
 
 def kernel(function: Callable) -> Callable:
     """``function`` compiled by numba (cached where numba caches, under a name that carries
-    :data:`DIGEST`), or as it is when it cannot be.
+    :data:`DIGEST`), or as it is when it cannot be. Compiled, a kernel is inlined into its
+    caller (``inline="always"``); a kernel that Python calls is an :func:`entry_point`."""
+    return _compiled(function, inline="always")
 
-    Compiled, a kernel is inlined into its caller (``inline="always"``), and none counts
-    references (``_nrt=False``: a private option of numba's, kept until the kernels take fewer
-    arrays). Counted, every inlined call that takes the table's bundle of 31 arrays adds and
-    removes a reference to each, atomic operations that numba's pruning leaves in the loops: a
-    greedy 4-player playout takes 41 µs a deal instead of 5.6, though every entry point already
-    loops over the deals of its batch itself. The kernels
-    allocate nothing, so nothing needs counting: numba refuses to compile one that would (an
-    array made inside it). ``pyproject.toml`` bounds numba to the releases the tests passed on."""
+
+def _compiled(function: Callable, inline: str) -> Callable:
     global _compiling
     if not _compiling:
         return function
     function.__qualname__ = f"{function.__qualname__}__k{DIGEST}"
     try:
-        return njit(cache=True, nogil=True, _nrt=False, inline="always")(function)
+        return njit(cache=True, nogil=True, inline=inline)(function)
     except RuntimeError:  # no folder to keep its machine code in: every kernel runs uncompiled
         _compiling = False
         return function
+
+
+def entry_point(function: Callable) -> Callable:
+    """``function``, a kernel that Python calls, compiled (as :func:`kernel`, but not inlined)
+    behind a call that hands it a :class:`.unowned.View` of every C-contiguous array it takes
+    (arrays, and arrays in tuples), on which the kernels it inlines count no references; or as
+    it is when nothing is compiled. ``function`` takes the views as its own arguments, not as a
+    call's result: numba's removal of dead code keeps the writes to an argument's arrays, not
+    those to a call's result that is read no more."""
+    name = function.__qualname__
+    body = _compiled(function, inline="never")
+    if not _compiling:
+        return function
+    enter = FunctionType(_enter.__code__, {"body": body, "views": views}, function.__name__)
+    enter.__qualname__ = f"{name}__entry__k{DIGEST}"
+    enter.__module__ = function.__module__
+    enter.__doc__ = function.__doc__
+    return njit(cache=True, nogil=True)(enter)
+
+
+def _enter(*arguments: Any) -> Any:
+    """The code of every :func:`entry_point`'s call, with the globals ``body`` (the kernel called)
+    and ``views`` its own: globals rather than a closure's cells, so that numba's cache
+    recognises it (it keys a closure by its cells' contents, which differ each process)."""
+    return body(*views(arguments))  # noqa: F821
 
 
 def compiled() -> bool:

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ..playout.words import kernel
+from ..playout.words import entry_point, kernel
 
 RESCALE_EVERY = 8
 """Cards between two rescalings of the counting tables: a card multiplies an entry by at most
@@ -43,7 +43,7 @@ def _class_room(first: np.ndarray, kept: np.ndarray, t: np.int64, holder: np.int
     return places
 
 
-@kernel
+@entry_point
 def prepare(
     constraints: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     card_lo: np.ndarray,
@@ -229,7 +229,7 @@ def _add_card(
             return
 
 
-@kernel
+@entry_point
 def count_and_draw(
     allowed: np.ndarray,
     n_free: np.ndarray,
@@ -264,7 +264,8 @@ def count_and_draw(
     k = holder.shape[1]
     uniform, last, step = draws
     tables, stride, coord, counts, running, dims, here = work
-    for t in sequence:
+    for i in range(len(sequence)):
+        t = sequence[i]
         # The entry's move when a holder takes a card (the implicit one: 0). Holder 1's axis is
         # the fastest: its rows are the longest (the holders are by decreasing room).
         size = 1
@@ -349,7 +350,7 @@ def _by_draw(
         out[i_] = j
 
 
-@kernel
+@entry_point
 def hand_out(
     holder: np.ndarray,
     prepared: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],

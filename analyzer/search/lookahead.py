@@ -28,7 +28,7 @@ from ..playout.bitboard import U64, ZERO
 from ..playout.engine import Playout
 from ..playout.scoring import per_defender_as_played
 from ..playout.table import Candidate, Policy, Table, Turn
-from ..playout.words import kernel, lowest, quiet_wrap
+from ..playout.words import entry_point, kernel, lowest, quiet_wrap
 from .known import constraints_of
 from .midgame import Shadow, play_candidates
 from .worlds import NoWorldError, sample
@@ -314,7 +314,7 @@ def _run_down(cards: U64, chain: U64, shift: U64, legal: U64, gone: U64) -> tupl
     return found, low
 
 
-@kernel
+@entry_point
 def _runs_down_all(cards, legal, gone, equivalent, lowest):
     """:func:`_run_down` of every deal, both words: ``cards``, ``legal``, ``gone`` (lo, hi)
     pairs of (N,) uint64 in, ``equivalent`` and ``lowest`` (lo, hi) pairs of (N,) uint64 out."""
@@ -377,7 +377,7 @@ def _candidates(legal_lo: np.ndarray, legal_hi: np.ndarray) -> tuple[np.ndarray,
     return cand_lo, cand_hi, valid
 
 
-@kernel
+@entry_point
 def _columns(legal_lo, legal_hi, cand_lo, cand_hi):
     """:func:`_candidates`' columns: the cards of ``legal_lo``/``_hi`` ((B,) uint64) one by one
     into ``cand_lo``/``_hi`` ((B, C) uint64), then the first card again."""
