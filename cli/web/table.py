@@ -67,8 +67,10 @@ def _accepted(data: dict, position: Position, card: int) -> bool:
 
 
 def deal_summary(data: Any) -> dict:
-    """The score sheet of a finished deal record, as ``tarot-replay`` prints it."""
+    """The score sheet of a finished deal record: ``summary``, as ``tarot-replay`` prints it, and
+    ``outcome``, as ``tarot-replay --json`` gives it (for the page to name the seats)."""
     try:
-        return {"summary": summary(1, replay(data))}
+        outcome = replay(data)
+        return {"summary": summary(1, outcome), "outcome": outcome.as_dict()}
     except (RecordError, RecordSyntaxError, RuleError) as error:
         raise InputError(str(error)) from None
