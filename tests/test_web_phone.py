@@ -94,6 +94,8 @@ def test_the_score_sheet_and_the_review_name_the_players_from_your_chair(open_at
     assert sheet == [("You", "+174"), ("Right", "−58"), ("Opposite", "−58"), ("Left", "−58")]
     assert page.locator('[data-testid="score"]').count() == 4
     assert "Taker: You." in page.inner_text("#score-sheet")
+    history = page.locator("#history li").all_text_contents()
+    assert history[4] == "1♣ (Opposite), 8♣ (Left), 4 (You), 2♣ (Right)"  # opposite won trick 4
     assert page.input_value("#review-seat") == "0"  # your own play
     page.click("#review-start")
     wait_done(page, "#review-result")

@@ -278,7 +278,8 @@ async function adviseEcart() {
     const called = state.players === 5 ? $("ecart-called").value.trim() || null : null;
     const body = adviseBody({
       chien: order(state.picked.chien).join(" "), contract: segmentedValue("ecart-contract"),
-      called, samples: $("samples").value ? Math.min(Number($("samples").value), 1000) : null,
+      // Each écart is played out on every deal: fewer deals keep it within the server's budget.
+      called, samples: $("samples").value ? Math.min(Number($("samples").value), 500) : null,
       bids: null,
     });
     const { view } = await job("advise", body, $("ecart-progress"));

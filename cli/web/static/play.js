@@ -106,7 +106,12 @@ function drawPlay() {
   $("review-box").hidden = true;
   if (answer.over) {
     $("turn").textContent = "The deal is over. Its score sheet:";
-    scoreSheet();
+    if (!state.play.outcome) {
+      scoreSheet();
+      return;
+    }
+    drawSheet(state.play.outcome);
+    offerReview();
     return;
   }
   const trickNumber = current === null ? tricks.length + 1 : current + 1;
@@ -174,6 +179,7 @@ async function refreshPlay() {
   showError("play-error", null);
   try {
     state.play.answer = await post("/api/legal", { record: state.play.record });
+    state.play.outcome = null; // a card taken back: the deal is no longer over
   } catch (error) {
     showError("play-error", error);
   }
@@ -210,11 +216,13 @@ function finishedRecord() {
   return full;
 }
 
+// The finished deal scored, then drawn again with who played each card.
 async function scoreSheet() {
   try {
-    const { outcome } = await post("/api/score", { record: finishedRecord() });
-    drawSheet(outcome);
-    offerReview();
+    const { outcome, seats } = await post("/api/score", { record: finishedRecord() });
+    state.play.outcome = outcome;
+    state.play.answer.seats = seats;
+    drawPlay();
   } catch (error) {
     showError("play-error", error);
   }
@@ -266,16 +274,16 @@ async function load(file) {
   try {
     const record = JSON.parse(await file.text());
     if (!("seat" in record) || !("hand" in record)) {
-      const { outcome } = await post("/api/score", { record });
+      const { outcome, seats } = await post("/api/score", { record });
       $("play-table").hidden = false;
       $("play-setup").hidden = true;
-      state.play = { record: { ...record, seat: -1, hand: [] }, answer: { over: true }, mine: [] };
+      state.play = { record: { ...record, seat: -1, hand: [] }, answer: { over: true, seats }, mine: [] };
       $("turn").textContent = "A finished deal, and its score sheet:";
       drawSeats();
       for (const old of document.querySelectorAll(".others")) old.remove();
       $("ranked").hidden = true;
       $("undo").hidden = true; // nothing to take back in a finished deal
-      $("history").textContent = "";
+      drawHistory();
       $("play-hand").textContent = "";
       $("trick").textContent = "";
       $("trick").append(Object.assign(document.createElement("p"), { className: "empty", textContent: `A finished deal loaded from ${file.name}: ${record.tricks.length} tricks.` }));
