@@ -59,6 +59,7 @@ def load_blunder_as_the_taker(page) -> None:
 
 
 def assert_fits_and_speaks_plainly(page) -> None:
+    page.evaluate("document.querySelectorAll('details').forEach((box) => { box.open = true; })")
     faults = layout_faults(page)
     assert faults == [], "\n".join(faults[:40])
     assert jargon(page) == []

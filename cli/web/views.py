@@ -25,14 +25,13 @@ from tarot_advisor.cli.advise_reading import chelem_line, poignee_line, reading_
 from tarot_advisor.cli.auction_view import action_label, action_rows, auction_heard, versus_cell
 from tarot_advisor.cli.ecart_view import ecart_cells, render_ecart
 from tarot_advisor.cli.play import card_cells, table
-from tarot_advisor.cli.review import deal_text, decision_cells, seat_summary
+from tarot_advisor.cli.review import decision_cells, seat_summary
 from tarot_advisor.cli.web.words import plain
 
 
 def advice_view(analysis: Analysis) -> dict:
     """The bid's advice: every line of ``tarot-advise``'s table."""
-    text = render(analysis)
-    lines = text.splitlines()
+    lines = render(analysis).splitlines()
     auction = None
     if analysis.auction is not None:
         auction = {
@@ -69,14 +68,12 @@ def advice_view(analysis: Analysis) -> dict:
         "chelem": plain(chelem_line(analysis)),
         "notes": [plain(line) for line in sensitivity_lines(analysis) + reading_lines(analysis)],
         "footer": plain(lines[-1]),
-        "text": text,
     }
 
 
 def ecart_view(analysis: EcartAnalysis) -> dict:
     """The écart's advice: ``tarot-advise --chien``'s table."""
-    text = render_ecart(analysis)
-    lines = text.splitlines()
+    lines = render_ecart(analysis).splitlines()
     return {
         "kind": "ecart",
         "title": lines[0],
@@ -94,17 +91,14 @@ def ecart_view(analysis: EcartAnalysis) -> dict:
         "advice": plain(next(line for line in lines if line.startswith("Advice: "))),
         "played": plain(lines[-2]),
         "footer": plain(lines[-1]),
-        "text": text,
     }
 
 
 def play_view(advice: CardAdvice, seconds: float) -> dict:
     """The card play's advice: ``tarot-play``'s table, best card first."""
-    text = table(advice, seconds)
-    lines = text.splitlines()
+    lines = table(advice, seconds).splitlines()
     return {
         "kind": "play",
-        "title": lines[0],
         "columns": ["Card", "E[score] (you)", "vs best", "P(make) [95%]"],
         "rows": [
             {
@@ -117,14 +111,12 @@ def play_view(advice: CardAdvice, seconds: float) -> dict:
         # The deals and the meaning of "vs best"; not the record's seat numbers (the page names
         # the seats itself).
         "notes": [plain(lines[-3]), lines[-2]],
-        "text": text,
     }
 
 
 def review_view(review: DealReview) -> dict:
     """The deal's review: ``tarot-review``'s table and sentences for each seat, and the tricks
     (cards in play order, who played them, who won) for the page to draw beside the cards."""
-    text = deal_text(1, review)
     game = review.game
     seats = [
         {
@@ -161,5 +153,4 @@ def review_view(review: DealReview) -> dict:
         "tricks": tricks,
         "footer": "Cost: the points a choice lost against the best one, on the same deals; ◀: over"
         f" {SIGNIFICANT_SE:g} × its ± SE and at least {SIGNIFICANT_POINTS:g} points",
-        "text": text,
     }
