@@ -78,6 +78,8 @@ BAD_LINKS = {
     f"?hand={LETTERS}&bids=pass&position=3": "the link's position=3 does not fit its 1 bids heard"
     " (you would be position 2)",
     f"?hand={LETTERS}&called=RS": "the link's called card is only for 5 players",
+    "?chien=3D,5C,9S,13,2H,DS": "the link gives a chien but no hand",
+    f"?players=5&hand={quote(HAND)}": "the link's hand has 18 cards; 15 are needed with 5 players",
 }
 
 

@@ -8,8 +8,9 @@ const Link = (() => {
   const GAME_KEYS = ["play", "seed"]; // the deal against the computer reads these
   const LETTERS = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
 
-  // The link's cards under `key`, checked by the server as the paste box's are.
-  async function cards(key, text, count) {
+  // The link's cards under `key`, checked by the server as the paste box's are: `count` of them
+  // with `players` players.
+  async function cards(key, text, count, players) {
     let names;
     try {
       ({ cards: names } = await post("/api/cards", { cards: text }));
@@ -17,7 +18,7 @@ const Link = (() => {
       throw new Error(`the link's ${key}: ${error.message}`);
     }
     if (count !== null && names.length !== count) {
-      throw new Error(`the link's ${key} has ${names.length} card${names.length === 1 ? "" : "s"}; ${count} are needed with ${state.players} players`);
+      throw new Error(`the link's ${key} has ${names.length} card${names.length === 1 ? "" : "s"}; ${count} ${count === 1 ? "is" : "are"} needed with ${players} players`);
     }
     return names;
   }
@@ -39,22 +40,16 @@ const Link = (() => {
     const players = Number(params.get("players") ?? 4);
     if (![3, 4, 5].includes(players)) throw new Error(`the link's players=${params.get("players")}: give 3, 4 or 5`);
     const link = { players, bids: [], position: "" };
-    const previous = state.players;
-    state.players = players; // the sizes the cards are checked against
-    try {
-      if (params.has("hand")) link.hand = await cards("hand", params.get("hand"), state.sizes.hand[players]);
-      if (params.has("chien")) {
-        if (!link.hand) throw new Error("the link gives a chien but no hand");
-        link.chien = await cards("chien", params.get("chien"), state.sizes.chien[players]);
-        const both = link.chien.find((card) => link.hand.includes(card));
-        if (both) throw new Error(`the link's chien holds ${both}, which is also in the hand`);
-      }
-    } finally {
-      state.players = previous;
+    if (params.has("hand")) link.hand = await cards("hand", params.get("hand"), state.sizes.hand[players], players);
+    if (params.has("chien")) {
+      if (!link.hand) throw new Error("the link gives a chien but no hand");
+      link.chien = await cards("chien", params.get("chien"), state.sizes.chien[players], players);
+      const both = link.chien.find((card) => link.hand.includes(card));
+      if (both) throw new Error(`the link's chien holds ${both}, which is also in the hand`);
     }
     if (params.has("called")) {
       if (players !== 5) throw new Error("the link's called card is only for 5 players");
-      link.called = (await cards("called card", params.get("called"), 1))[0];
+      link.called = (await cards("called card", params.get("called"), 1, players))[0];
     }
     const contract = params.get("contract") ?? "garde";
     if (!["prise", "garde"].includes(contract)) throw new Error(`the link's contract=${contract}: the écart is advised for prise or garde`);
