@@ -18,6 +18,7 @@ from tarot_advisor.cli.play import main as play
 from tarot_advisor.cli.review import main as review
 from tarot_advisor.cli.web.server import main as web
 from tarot_advisor.cli.web.table import next_cards
+from tarot_advisor.cli.web.words import plain
 
 GREEDY = {"taker": "greedy", "defence": "greedy"}
 """The greedy table in a request's body."""
@@ -151,7 +152,42 @@ def test_a_job_reports_progress_then_the_commands_json(url) -> None:
         cli(advise, [HAND_4, "--samples", "60", *GREEDY_OPTIONS, "--json"]).stdout
     )
     assert job["view"]["advice"].startswith("Advice: ")
-    assert job["view"]["chart"].startswith("data:image/png;base64,")
+    # The page's words: no seed, no policy's name (the bars are drawn from the result).
+    assert job["view"]["footer"].startswith("60 deals · ")
+    assert "quick" in job["view"]["notes"][-1] and "greedy" not in json.dumps(job["view"]["notes"])
+
+
+@pytest.mark.parametrize(
+    ("said", "plain_words"),
+    [
+        (
+            "32 samples of every contract, 520 more of Prise and Garde (steadied by 8,320 greedy"
+            " deals) · seed 78 · 1.93 s",
+            "32 deals of every contract, 520 more of Prise and Garde · 1.93 s",
+        ),
+        (
+            "At a table of greedy players, Garde: P(make) 93%, E +198 (lookahead at every seat"
+            " above).",
+            "At a quick table, Garde: P(make) 93%, E +198 (a competent table above).",
+        ),
+        (
+            "Against a weak defence (simple), Garde: P(make) 95%, E +226 (greedy at every seat"
+            " above).",
+            "Against a weak defence, Garde: P(make) 95%, E +226 (a quick table above).",
+        ),
+        (
+            "Played by: lookahead for the taker's side, greedy for the defence.",
+            "Played by a competent taker's side and a quick defence.",
+        ),
+        (
+            "Advice: discard D♠ 9♠ (the engine's — no idea beats it by more than 2 SE).",
+            "Advice: discard D♠ 9♠ (the usual écart — no idea beats it clearly).",
+        ),
+        ("engine, keeping 9♠ for 3♦", "usual écart, keeping 9♠ for 3♦"),
+    ],
+)
+def test_the_page_says_the_command_lines_sentences_in_a_players_words(said, plain_words) -> None:
+    assert plain(said) == plain_words
 
 
 # --- the card-play table: the referee says which cards may be played ---------------------------
@@ -250,7 +286,8 @@ def test_a_review_job_gives_the_commands_json_and_the_pages_view(url) -> None:
     expected = cli(review, [str(BLUNDER), *options])
     assert job["result"] == json.loads(expected.stdout)
     (seat,) = job["view"]["seats"]
-    assert seat["title"] == "Seat 1 (defence)" and len(seat["rows"]) == 18
+    # The page names the seat from the player's chair: the view gives its number and role.
+    assert (seat["seat"], seat["role"], len(seat["rows"])) == (1, "defence", 18)
     assert len(job["view"]["tricks"]) == 18
 
 

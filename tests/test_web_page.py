@@ -7,60 +7,26 @@ Skipped, saying how to install them, where Playwright or Debian's chromium is mi
 
 from __future__ import annotations
 
-import shutil
+import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from greedy_table import GREEDY_OPTIONS
+from web_browser import DESKTOP, browser, open_at  # noqa: F401  (fixtures)
 from web_helpers import serve  # noqa: F401  (serve: the fixture url)
 
 from tarot_advisor.cli.advise import main as advise
 
 pytestmark = pytest.mark.slow  # a browser, some seconds a page
 
-playwright = pytest.importorskip(
-    "playwright.sync_api", reason="pip install playwright (the test extra) for the browser tests"
-)
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip(
-        "no browser: install Debian's chromium (apt-get install chromium) for the browser tests",
-        allow_module_level=True,
-    )
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 BLUNDER = Path(__file__).parent.parent / "data" / "deals" / "blunder-garde-4p.json"
 HAND = "21 19 12 6 1 Excuse R♥ C♥ 10♥ 8♥ 1♥ V♦ 8♦ D♣ C♣ 7♣ 6♠ 4♠".split()  # noqa: SIM905
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
-def page(browser, url):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
-    page.goto(url)
-    page.wait_for_selector("#picker .card")
-    yield page
-    outside = [address for address in requests if not address.startswith((url, "data:"))]
-    assert outside == [], "the page loaded something from outside the machine"
-    page.close()
+def page(open_at):  # noqa: F811  (open_at: the fixture imported)
+    return open_at(DESKTOP)
 
 
 def pick(page, cards: list[str]) -> None:
@@ -89,7 +55,9 @@ def test_a_clicked_hand_gets_the_command_lines_numbers(page) -> None:
     advice = next(line for line in table if line.startswith("Advice:"))
     assert page.inner_text("#advice-line") == "Bid Garde"  # the decision, in two words
     assert page.inner_text("#advice-why") == advice
-    assert page.locator("#chart").get_attribute("src").startswith("data:image/png")
+    # The bars: one a contract, the advised one marked as in the table.
+    assert page.locator("#bars .bar-row").count() == 4
+    assert page.get_attribute("#bars .bar-row.advised", "data-contract") == "garde"
     assert page.locator("#actions tbody tr").count() >= 2
 
 
@@ -105,7 +73,8 @@ def test_a_bad_hand_shows_the_command_lines_sentence(page) -> None:
 def test_one_trick_in_card_play(page) -> None:
     pick(page, HAND)
     page.select_option("#position", "1")
-    page.select_option("#play-taker", "1")  # position 2 took: no écart of ours
+    assert page.inner_text("#play-seat-line") == "You lead the first trick (position 1)."
+    page.select_option("#play-taker", "1")  # right (position 2) took: no écart of ours
     page.select_option("#play-contract", "garde_sans")
     page.click("#play-start")
     page.wait_for_selector("#play-table:not([hidden])")
@@ -113,23 +82,36 @@ def test_one_trick_in_card_play(page) -> None:
     page.wait_for_selector("#ranked:not([hidden])", timeout=120_000)
     assert page.locator("#ranked-table tbody tr").count() == 18  # every card may lead
     page.click('#play-hand [data-card="R♥"]')
-    for seat in (2, 3, 4):
+    for seat in ("Right", "Opposite", "Left"):
         page.wait_for_function(
-            f"document.querySelector('#turn').textContent.includes('Position {seat} plays')"
+            f"document.querySelector('#turn').textContent.includes('{seat} plays')"
         )
         page.locator(".others .card").first.click()
     page.wait_for_function("document.querySelector('#turn').textContent.includes('Trick 2')")
-    assert page.locator("#trick figure").count() == 4
+    captions = page.locator("#trick figcaption").all_inner_texts()
+    assert captions == ["You", "Right", "Opposite", "Left"]
     assert page.locator("#history li").count() == 1
     assert page.locator("#play-hand .card").count() == 17
 
 
 def test_a_loaded_finished_deal_is_reviewed_on_the_page(page) -> None:
-    # The taker threw the Petit under the defence's trump at trick 12 (tarot-review's example).
+    # The taker threw the Petit under the defence's trump at trick 12 (tarot-review's example),
+    # which the quick table sees as well as the competent one (test_web_api.py), in seconds.
+    page.route(
+        "**/api/jobs/review",
+        lambda route: route.continue_(
+            post_data=json.dumps(
+                json.loads(route.request.post_data) | {"taker": "greedy", "defence": "greedy"}
+            )
+        ),
+    )
     page.set_input_files("#load", str(BLUNDER))
     page.wait_for_selector("#review-box:not([hidden])")
-    assert "Per defender" in page.inner_text("#score-sheet")
-    assert page.input_value("#review-seat") == "taker"
+    # No seat of the loaded deal is yours: the seats are named by position.
+    scores = page.locator('#score-sheet [data-testid="score"]').all_inner_texts()
+    assert scores == ["+174", "−58", "−58", "−58"]
+    assert "Taker: Position 1." in page.inner_text("#score-sheet")
+    assert page.input_value("#review-seat") == "0"  # the taker's
     page.select_option("#review-samples", "100")
     page.click("#review-start")
     page.wait_for_selector("#review-result:not([hidden])", timeout=120_000)
@@ -141,3 +123,4 @@ def test_a_loaded_finished_deal_is_reviewed_on_the_page(page) -> None:
     # The trick is drawn, the Petit ringed as the costly card.
     assert row.locator(".card.costly").get_attribute("data-card") == "1"
     assert row.locator(".card").count() == 4
+    assert row.locator("figcaption").all_inner_texts() == ["pos. 1", "pos. 2", "pos. 3", "pos. 4"]

@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from tarot_advisor.analyzer.cards import N_CARDS, format_card
-from tarot_advisor.analyzer.rulebook.record import RecordError, RecordSyntaxError, replay
+from tarot_advisor.analyzer.rulebook.record import RecordError, RecordSyntaxError, replay_game
 from tarot_advisor.analyzer.rulebook.rules import RuleError
 from tarot_advisor.analyzer.search.position import (
     DEAL_OVER,
@@ -67,8 +67,16 @@ def _accepted(data: dict, position: Position, card: int) -> bool:
 
 
 def deal_summary(data: Any) -> dict:
-    """The score sheet of a finished deal record, as ``tarot-replay`` prints it."""
+    """The score sheet of a finished deal record: ``summary``, as ``tarot-replay`` prints it,
+    ``outcome``, as ``tarot-replay --json`` gives it, and ``seats``, who played each card of each
+    trick (for the page to name the players)."""
     try:
-        return {"summary": summary(1, replay(data))}
+        game = replay_game(data)
     except (RecordError, RecordSyntaxError, RuleError) as error:
         raise InputError(str(error)) from None
+    outcome = game.outcome()
+    return {
+        "summary": summary(1, outcome),
+        "outcome": outcome.as_dict(),
+        "seats": [list(trick.seats) for trick in game.tricks],
+    }

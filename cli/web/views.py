@@ -1,16 +1,17 @@
 """What the page shows of a result: the command line's own table cells and sentences, cut into
-the pieces a web page lays out (a card's row, the advice, the footnotes), and the chart of
-``--plot`` as a data URI."""
+the pieces a web page lays out (a card's row, the advice, the footnotes), in a player's words
+(:func:`.words.plain`). The page draws its bars from the result's JSON itself."""
 
 from __future__ import annotations
-
-import base64
-import threading
 
 from tarot_advisor.analyzer.advice.analysis import Analysis
 from tarot_advisor.analyzer.advice.cardplay import CardAdvice
 from tarot_advisor.analyzer.advice.ecart_advice import EcartAnalysis
-from tarot_advisor.analyzer.advice.review_decision import DealReview
+from tarot_advisor.analyzer.advice.review_decision import (
+    SIGNIFICANT_POINTS,
+    SIGNIFICANT_SE,
+    DealReview,
+)
 from tarot_advisor.analyzer.cards import format_card, format_cards
 from tarot_advisor.analyzer.game import bid_label
 from tarot_advisor.cli.advise import (
@@ -24,20 +25,17 @@ from tarot_advisor.cli.advise_reading import chelem_line, poignee_line, reading_
 from tarot_advisor.cli.auction_view import action_label, action_rows, auction_heard, versus_cell
 from tarot_advisor.cli.ecart_view import ecart_cells, render_ecart
 from tarot_advisor.cli.play import card_cells, table
-from tarot_advisor.cli.review import deal_text, decision_cells, seat_summary, seat_title
-
-_CHARTS = threading.Lock()
-"""matplotlib's font cache and text layout are shared: one chart drawn at a time."""
+from tarot_advisor.cli.review import decision_cells, seat_summary
+from tarot_advisor.cli.web.words import plain
 
 
 def advice_view(analysis: Analysis) -> dict:
-    """The bid's advice: every line of ``tarot-advise``'s table, and its chart."""
-    text = render(analysis)
-    lines = text.splitlines()
+    """The bid's advice: every line of ``tarot-advise``'s table."""
+    lines = render(analysis).splitlines()
     auction = None
     if analysis.auction is not None:
         auction = {
-            "heard": auction_heard(analysis),
+            "heard": plain(auction_heard(analysis)),
             "actions": [
                 {
                     "label": action_label(action),
@@ -52,7 +50,7 @@ def advice_view(analysis: Analysis) -> dict:
         "kind": "bid",
         "title": lines[0],
         "count": count_line(analysis),
-        "call": next((line for line in lines if line.startswith("Call: ")), None),
+        "call": next((plain(line) for line in lines if line.startswith("Call: ")), None),
         "columns": ["Contract", "P(make) [95%]", "E[score] ± 95%", "Petit au bout", "Chelem"],
         "rows": [
             {
@@ -65,20 +63,17 @@ def advice_view(analysis: Analysis) -> dict:
         "headline": "Pass"
         if analysis.recommendation == "pass"
         else f"Bid {bid_label(analysis.recommendation)}",
-        "advice": advice_line(analysis),
-        "poignee": poignee_line(analysis),
-        "chelem": chelem_line(analysis),
-        "notes": sensitivity_lines(analysis) + reading_lines(analysis),
-        "footer": lines[-1],
-        "text": text,
-        "chart": chart(analysis),
+        "advice": plain(advice_line(analysis)),
+        "poignee": plain(poignee_line(analysis)),
+        "chelem": plain(chelem_line(analysis)),
+        "notes": [plain(line) for line in sensitivity_lines(analysis) + reading_lines(analysis)],
+        "footer": plain(lines[-1]),
     }
 
 
 def ecart_view(analysis: EcartAnalysis) -> dict:
     """The écart's advice: ``tarot-advise --chien``'s table."""
-    text = render_ecart(analysis)
-    lines = text.splitlines()
+    lines = render_ecart(analysis).splitlines()
     return {
         "kind": "ecart",
         "title": lines[0],
@@ -86,26 +81,24 @@ def ecart_view(analysis: EcartAnalysis) -> dict:
         "columns": ["Écart", "E[score] ± 95%", "P(make) ± 95%", "vs best", "Poignée", "Ideas"],
         "rows": [
             {
-                "cells": ecart_cells(result),
+                "cells": [plain(cell) for cell in ecart_cells(result)],
                 "advised": result is analysis.recommended,
                 "cards": [format_card(card) for card in result.cards],
             }
             for result in analysis.candidates
         ],
         "headline": f"Discard {format_cards(analysis.recommended.cards)}",
-        "advice": next(line for line in lines if line.startswith("Advice: ")),
-        "footer": lines[-1],
-        "text": text,
+        "advice": plain(next(line for line in lines if line.startswith("Advice: "))),
+        "played": plain(lines[-2]),
+        "footer": plain(lines[-1]),
     }
 
 
 def play_view(advice: CardAdvice, seconds: float) -> dict:
     """The card play's advice: ``tarot-play``'s table, best card first."""
-    text = table(advice, seconds)
-    lines = text.splitlines()
+    lines = table(advice, seconds).splitlines()
     return {
         "kind": "play",
-        "title": lines[0],
         "columns": ["Card", "E[score] (you)", "vs best", "P(make) [95%]"],
         "rows": [
             {
@@ -115,20 +108,20 @@ def play_view(advice: CardAdvice, seconds: float) -> dict:
             }
             for rank, estimate in enumerate(advice.cards)
         ],
-        "notes": lines[-2:],
-        "text": text,
+        # The deals and the meaning of "vs best"; not the record's seat numbers (the page names
+        # the seats itself).
+        "notes": [plain(lines[-3]), lines[-2]],
     }
 
 
 def review_view(review: DealReview) -> dict:
     """The deal's review: ``tarot-review``'s table and sentences for each seat, and the tricks
     (cards in play order, who played them, who won) for the page to draw beside the cards."""
-    text = deal_text(1, review)
-    lines = text.splitlines()
+    game = review.game
     seats = [
         {
-            "title": seat_title(seat),
             "seat": seat.seat,
+            "role": seat.role,
             "hand": [format_card(card) for card in seat.hand],
             "rows": [
                 {
@@ -152,22 +145,12 @@ def review_view(review: DealReview) -> dict:
     ]
     return {
         "kind": "review",
-        "title": lines[0].removeprefix("Deal 1: "),
+        "title": f"{game.contract.label}, {game.players} players · {review.samples:,} deals per"
+        f" card · {review.seconds:.1f} s",
         "columns": ["Decision", "Played", "Best", "Cost", "± SE", ""],
-        "taker": review.game.taker,
+        "taker": game.taker,
         "seats": seats,
         "tricks": tricks,
-        "footer": lines[-1],
-        "text": text,
+        "footer": "Cost: the points a choice lost against the best one, on the same deals; ◀: over"
+        f" {SIGNIFICANT_SE:g} × its ± SE and at least {SIGNIFICANT_POINTS:g} points",
     }
-
-
-def chart(analysis: Analysis) -> str:
-    """``tarot-advise --plot FILE.png``'s picture as a ``data:`` URI."""
-    # matplotlib costs ~0.5 s to import: only the first chart pays it.
-    from tarot_advisor.reports.advice_chart import advice_figure
-    from tarot_advisor.reports.html import png_bytes
-
-    with _CHARTS:
-        png = png_bytes(advice_figure(analysis))
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")

@@ -84,6 +84,7 @@ function drawPicker() {
 }
 
 function toggle(card) {
+  showError("advise-error", null); // a sentence about the cards as they were
   const own = state.picked[state.target];
   if (own.has(card)) own.delete(card);
   else {
@@ -135,20 +136,44 @@ function segmented(id, onChange) {
 }
 const segmentedValue = (id) => $(id).querySelector("button.on").dataset.value;
 
+function positionText(p, n) {
+  return p === 1 ? "1 — speaks and leads first" : p === n ? `${p} — the dealer` : String(p);
+}
+
 function fillPositions() {
-  const n = state.players, select = $("position"), taker = $("play-taker");
-  const chosen = select.value;
+  const n = state.players, select = $("position"), mine = $("play-position");
+  const chosen = select.value, played = mine.value;
   select.textContent = "";
+  mine.textContent = "";
   select.append(new Option("Not known (averaged)", ""));
   for (let p = 1; p <= n; p++) {
-    const text = p === 1 ? "1 — speaks and leads first" : p === n ? `${p} — the dealer` : String(p);
-    select.append(new Option(text, String(p)));
+    select.append(new Option(positionText(p, n), String(p)));
+    mine.append(new Option(positionText(p, n), String(p)));
   }
   select.value = Number(chosen) <= n ? chosen : "";
+  mine.value = select.value || (Number(played) >= 1 && Number(played) <= n ? played : "1");
+  fillTakers();
+  for (const element of document.querySelectorAll(".five-only")) element.hidden = n !== 5;
+}
+
+// The taker's choices, named from your chair in card play; the sentence saying who leads.
+function fillTakers() {
+  const n = state.players, taker = $("play-taker"), yours = Number($("play-position").value) - 1;
+  const chosen = taker.value;
   taker.textContent = "";
   taker.append(new Option("You", "me"));
-  for (let p = 1; p <= n; p++) taker.append(new Option(`Position ${p}`, String(p - 1)));
-  for (const element of document.querySelectorAll(".five-only")) element.hidden = n !== 5;
+  for (let seat = 0; seat < n; seat++) {
+    if (seat !== yours) taker.append(new Option(`${Seats.title(n, seat, yours)} (position ${seat + 1})`, String(seat)));
+  }
+  taker.value = [...taker.options].some((o) => o.value === chosen) ? chosen : "me";
+  $("play-seat-line").textContent = leadSentence(n, yours, 0);
+}
+
+// "You lead the first trick (position 1)." or "Left leads the first trick; you are position 2."
+function leadSentence(n, yours, leader) {
+  const position = (yours - leader + n) % n + 1;
+  if (position === 1) return "You lead the first trick (position 1).";
+  return `${Seats.title(n, leader, yours)} leads the first trick; you are position ${position}.`;
 }
 
 function drawBids() {
@@ -164,6 +189,8 @@ function drawBids() {
   const select = $("position");
   if (state.bids.length) select.value = String(Math.min(state.bids.length + 1, state.players));
   select.disabled = state.bids.length > 0;
+  if (select.value) $("play-position").value = select.value;
+  fillTakers();
 }
 
 // --- the bid's advice -------------------------------------------------------------------------
@@ -185,8 +212,8 @@ async function advise() {
   showError("advise-error", null);
   $("advise").disabled = true;
   try {
-    const { view } = await job("advise", adviseBody({}), $("advise-progress"));
-    showAdvice(view);
+    const { view, result } = await job("advise", adviseBody({}), $("advise-progress"));
+    showAdvice(view, result);
   } catch (error) {
     showError("advise-error", error);
   } finally {
@@ -196,6 +223,7 @@ async function advise() {
 
 function fillTable(table, columns, rows, marked) {
   table.textContent = "";
+  table.classList.add("reflow"); // rows become cards on a phone (style.css)
   const head = table.createTHead().insertRow();
   for (const column of columns) head.append(Object.assign(document.createElement("th"), { textContent: column }));
   const body = table.createTBody();
@@ -211,7 +239,7 @@ function fillTable(table, columns, rows, marked) {
   return body;
 }
 
-function showAdvice(view) {
+function showAdvice(view, result) {
   $("advice-panel").hidden = false;
   $("advice-line").textContent = view.headline;
   $("advice-why").textContent = view.advice;
@@ -234,10 +262,9 @@ function showAdvice(view) {
   $("count-line").textContent = view.count;
   $("call-line").hidden = !view.call;
   $("call-line").textContent = view.call || "";
-  $("chart").src = view.chart;
+  Bars.draw($("bars"), result, LABELS);
   $("notes").textContent = "";
   for (const note of view.notes) $("notes").append(Object.assign(document.createElement("li"), { textContent: note }));
-  $("advice-text").textContent = view.text;
   $("advice-footer").textContent = view.footer;
   $("advice-panel").scrollIntoView({ behavior: "smooth", block: "start" });
 }
@@ -251,7 +278,8 @@ async function adviseEcart() {
     const called = state.players === 5 ? $("ecart-called").value.trim() || null : null;
     const body = adviseBody({
       chien: order(state.picked.chien).join(" "), contract: segmentedValue("ecart-contract"),
-      called, samples: $("samples").value ? Math.min(Number($("samples").value), 1000) : null,
+      // Each écart is played out on every deal: fewer deals keep it within the server's budget.
+      called, samples: $("samples").value ? Math.min(Number($("samples").value), 500) : null,
       bids: null,
     });
     const { view } = await job("advise", body, $("ecart-progress"));
@@ -259,6 +287,7 @@ async function adviseEcart() {
     $("ecart-line").textContent = view.headline;
     $("ecart-why").textContent = view.advice;
     $("ecart-title").textContent = `${view.title} · ${view.subtitle}`;
+    $("ecart-played").textContent = view.played;
     const rows = fillTable($("ecarts"), [...view.columns, ""], view.rows.map((r) => ({ ...r, cells: [...r.cells, ""] })), (row) => row.advised);
     [...rows.rows].forEach((tr, i) => {
       const use = Object.assign(document.createElement("button"), { type: "button", textContent: "Use this écart" });
@@ -307,10 +336,16 @@ async function main() {
   }
   $("bids-undo").addEventListener("click", () => { state.bids.pop(); drawBids(); });
   $("clear").addEventListener("click", () => { state.picked[state.target].clear(); refreshPicker(); });
+  $("position").addEventListener("change", () => {
+    if ($("position").value) $("play-position").value = $("position").value;
+    fillTakers();
+  });
+  $("play-position").addEventListener("change", fillTakers);
   $("paste-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     showError("advise-error", null);
     try {
+      if (!$("paste").value.trim()) throw new Error("type or paste some cards first, e.g. 21 19 12 6 1 Excuse R♥ …");
       const { cards } = await post("/api/cards", { cards: $("paste").value });
       state.picked[state.target] = new Set(cards);
       refreshPicker();
@@ -336,6 +371,8 @@ async function main() {
   });
   $("load").addEventListener("change", (event) => event.target.files[0] && load(event.target.files[0]));
   $("review-start").addEventListener("click", reviewDeal);
+  $("copy-link").addEventListener("click", Link.copy);
+  await Link.open(new URLSearchParams(location.search));
 }
 
 main();

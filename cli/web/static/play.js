@@ -6,7 +6,7 @@
 
 function startRecord() {
   const n = state.players;
-  const seat = $("position").value ? Number($("position").value) - 1 : 0;
+  const seat = Number($("play-position").value) - 1; // stated beside the select (play-seat-line)
   const takerChoice = $("play-taker").value;
   const taker = takerChoice === "me" ? seat : Number(takerChoice);
   const contract = $("play-contract").value;
@@ -41,8 +41,33 @@ async function startPlay(record) {
   }
 }
 
+// A seat named from your chair ("You", "Right", "Your partner" once the deal shows it), or by its
+// position in a loaded deal, where no seat is yours.
 function seatName(seat) {
-  return seat === state.play.record.seat ? "You" : `Position ${seat + 1}`;
+  const { record } = state.play, n = record.players, leader = record.first_leader ?? 0;
+  if (record.seat >= 0) return Seats.title(n, seat, record.seat, partnerOf(record.seat));
+  return `Position ${(seat - leader + n) % n + 1}`;
+}
+
+// The partner of `seat` in a finished 5-player deal (the taker and the called card's holder).
+function partnerOf(seat) {
+  const outcome = state.play.outcome;
+  if (!outcome || outcome.partner === null || outcome.partner === outcome.taker) return null;
+  return seat === outcome.taker ? outcome.partner : seat === outcome.partner ? outcome.taker : null;
+}
+
+// Who sits where, said once above the tricks; changed in the setup while no card is played.
+function drawSeats() {
+  const { record } = state.play, line = $("seats-line");
+  const taker = seatName(record.taker), contract = LABELS[record.contract];
+  line.textContent = record.seat >= 0
+    ? `${leadSentence(record.players, record.seat, record.first_leader)} ${contract}, taken by ${taker === "You" ? "you" : taker.toLowerCase()}.`
+    : `${contract}, taken by ${taker.toLowerCase()}; the seats are named by position (position 1 led the first trick).`;
+  if (record.seat >= 0 && !record.tricks.length) {
+    const change = Object.assign(document.createElement("button"), { type: "button", className: "quiet", textContent: "Change" });
+    change.addEventListener("click", () => { $("play-table").hidden = true; $("play-setup").hidden = false; });
+    line.append(" ", change);
+  }
 }
 
 function drawPlay() {
@@ -61,8 +86,9 @@ function drawPlay() {
     });
     trick.classList.toggle("done", current === null);
   } else {
-    trick.append(Object.assign(document.createElement("p"), { className: "empty", textContent: "Nothing played yet: position 1 leads the first trick." }));
+    trick.append(Object.assign(document.createElement("p"), { className: "empty", textContent: `Nothing played yet: ${seatName(record.first_leader).toLowerCase()} ${record.first_leader === record.seat ? "lead" : "leads"} the first trick.` }));
   }
+  drawSeats();
   const hand = $("play-hand");
   hand.textContent = "";
   const legal = new Set(answer.cards || []);
@@ -80,11 +106,16 @@ function drawPlay() {
   $("review-box").hidden = true;
   if (answer.over) {
     $("turn").textContent = "The deal is over. Its score sheet:";
-    scoreSheet();
+    if (!state.play.outcome) {
+      scoreSheet();
+      return;
+    }
+    drawSheet(state.play.outcome);
+    offerReview();
     return;
   }
   const trickNumber = current === null ? tricks.length + 1 : current + 1;
-  const winner = answer.to_play === record.seat ? "you" : seatName(answer.to_play);
+  const winner = answer.to_play === record.seat ? "you" : seatName(answer.to_play).toLowerCase();
   const lead = current === null && shown !== null ? ` Trick ${shown + 1} was won by ${winner}.` : "";
   if (answer.yours) {
     $("turn").textContent = `Trick ${trickNumber}: your turn — click one of your highlighted cards.${lead}`;
@@ -148,6 +179,7 @@ async function refreshPlay() {
   showError("play-error", null);
   try {
     state.play.answer = await post("/api/legal", { record: state.play.record });
+    state.play.outcome = null; // a card taken back: the deal is no longer over
   } catch (error) {
     showError("play-error", error);
   }
@@ -184,15 +216,44 @@ function finishedRecord() {
   return full;
 }
 
+// The finished deal scored, then drawn again with who played each card.
 async function scoreSheet() {
   try {
-    const { summary } = await post("/api/score", { record: finishedRecord() });
-    $("score-sheet").textContent = summary;
-    $("score-sheet").hidden = false;
-    offerReview();
+    const { outcome, seats } = await post("/api/score", { record: finishedRecord() });
+    state.play.outcome = outcome;
+    state.play.answer.seats = seats;
+    drawPlay();
   } catch (error) {
     showError("play-error", error);
   }
+}
+
+// The score sheet in a player's words: what the taker's side took, and each player's score.
+function drawSheet(outcome) {
+  state.play.outcome = outcome;
+  const box = $("score-sheet"), line = (className, text) => Object.assign(document.createElement("p"), { className, textContent: text });
+  box.textContent = "";
+  const points = (value) => String(value).replace(".5", "½");
+  let taker = seatName(outcome.taker);
+  if (outcome.partner !== null && outcome.partner !== outcome.taker) taker += ` with ${seatName(outcome.partner).toLowerCase()} (called ${outcome.called})`;
+  else if (outcome.called) taker += ` alone (called ${outcome.called})`;
+  box.append(
+    line("headline", `${LABELS[outcome.contract]} ${outcome.made ? "made" : "lost"} by ${Math.abs(outcome.difference)}: ${points(outcome.taker_points)} points with ${outcome.bouts} bout${outcome.bouts === 1 ? "" : "s"}, ${outcome.needed} needed.`),
+    line("", `Taker: ${taker}.`),
+    line("", `Petit au bout: ${outcome.petit_au_bout ? `the ${outcome.petit_au_bout}'s` : "no"} · Poignées: ${outcome.poignees.map((p) => `${seatName(p.seat)} (${p.bonus})`).join(", ") || "none"} · Chelem: ${outcome.chelem ? `the ${outcome.chelem}'s` : "none"}.`),
+  );
+  const table = document.createElement("table");
+  table.className = "scores";
+  outcome.scores.forEach((score, seat) => {
+    const row = table.insertRow();
+    row.dataset.seat = seat;
+    row.insertCell().textContent = seatName(seat);
+    const cell = row.insertCell();
+    cell.textContent = `${score > 0 ? "+" : score < 0 ? "−" : ""}${Math.abs(score)}`;
+    cell.dataset.testid = "score";
+  });
+  box.append(table);
+  box.hidden = false;
 }
 
 function download() {
@@ -213,20 +274,20 @@ async function load(file) {
   try {
     const record = JSON.parse(await file.text());
     if (!("seat" in record) || !("hand" in record)) {
-      const { summary } = await post("/api/score", { record });
+      const { outcome, seats } = await post("/api/score", { record });
       $("play-table").hidden = false;
       $("play-setup").hidden = true;
-      state.play = { record: { ...record, seat: -1, hand: [] }, answer: { over: true }, mine: [] };
-      $("turn").textContent = "A finished deal, as tarot-replay scores it:";
+      state.play = { record: { ...record, seat: -1, hand: [] }, answer: { over: true, seats }, mine: [] };
+      $("turn").textContent = "A finished deal, and its score sheet:";
+      drawSeats();
       for (const old of document.querySelectorAll(".others")) old.remove();
       $("ranked").hidden = true;
       $("undo").hidden = true; // nothing to take back in a finished deal
-      $("history").textContent = "";
+      drawHistory();
       $("play-hand").textContent = "";
       $("trick").textContent = "";
       $("trick").append(Object.assign(document.createElement("p"), { className: "empty", textContent: `A finished deal loaded from ${file.name}: ${record.tricks.length} tricks.` }));
-      $("score-sheet").textContent = summary;
-      $("score-sheet").hidden = false;
+      drawSheet(outcome);
       offerReview();
       return;
     }

@@ -1,6 +1,6 @@
 // The review of a finished deal: tarot-review's table and sentences for a seat, each trick drawn
 // beside the card the seat played in it, the costly ones marked. Uses app.js's state, $ and job,
-// and play.js's finishedRecord.
+// and play.js's finishedRecord and seatName.
 "use strict";
 
 function offerReview() {
@@ -8,13 +8,11 @@ function offerReview() {
   const mine = record.seat >= 0 ? record.seat : null;
   const select = $("review-seat");
   select.textContent = "";
-  select.append(new Option(`The taker (seat ${record.taker})`, "taker"));
   for (let seat = 0; seat < record.players; seat++) {
-    const who = [seat === mine ? "you" : "", seat === record.taker ? "the taker" : ""].filter(Boolean);
-    select.append(new Option(`Seat ${seat}${who.length ? ` (${who.join(", ")})` : ""}`, String(seat)));
+    select.append(new Option(`${seatName(seat)}${seat === record.taker ? " (the taker)" : ""}`, String(seat)));
   }
-  select.append(new Option("Every seat", "all"));
-  select.value = mine === null ? "taker" : String(mine);
+  select.append(new Option("Everyone", "all"));
+  select.value = String(mine ?? record.taker);
   showError("review-error", null);
   $("review-result").hidden = true;
   $("review-box").hidden = false;
@@ -43,10 +41,7 @@ function showReview(view) {
   box.textContent = "";
   box.append(element("p", "muted", view.title));
   for (const seat of view.seats) box.append(seatReview(view, seat));
-  box.append(element("p", "muted small", `${view.footer}. In a trick: the seat's card ringed (red: costly), “won” under the card that took the trick.`));
-  const details = element("details", "");
-  details.append(element("summary", "", "The command line's table"), element("pre", "", view.text));
-  box.append(details);
+  box.append(element("p", "muted small", `${view.footer}. In a trick: who played each card under it, the player's own card ringed (red: costly), “won” on the card that took the trick.`));
   box.hidden = false;
   box.scrollIntoView({ behavior: "smooth", block: "start" });
 }
@@ -55,14 +50,14 @@ function seatReview(view, seat) {
   const section = element("section", "seat-review");
   const hand = element("span", "cards small");
   for (const card of seat.hand) hand.append(shownCard(card));
-  const title = element("h3", "", `${seat.title} `);
+  const title = element("h3", "", `${seatName(seat.seat)} (${seat.role}) `);
   title.append(hand);
   const [total, ...sentences] = seat.summary;
   const summary = element("div", "review-summary");
   summary.append(element("p", "headline", total));
   if (!sentences.length) summary.append(element("p", "muted", "No decision cost anything."));
   for (const sentence of sentences) summary.append(element("p", "sentence", sentence));
-  const table = element("table", "review-table");
+  const table = element("table", "review-table reflow");
   const columns = [view.columns[0], "The trick", ...view.columns.slice(1)];
   const head = table.createTHead().insertRow();
   for (const column of columns) head.append(element("th", "", column));
@@ -94,15 +89,18 @@ function shownCard(name) {
   return card;
 }
 
+// A trick's cards in the order played, each with who played it.
 function trickCards(trick, seat, costly) {
   const cards = element("span", "cards small trick-cards");
   trick.cards.forEach((name, i) => {
     const card = shownCard(name);
     const who = trick.seats[i];
-    card.title = `${Cards.title(name)}, seat ${who}${who === trick.winner ? ", won the trick" : ""}`;
+    card.title = `${Cards.title(name)}, played by ${seatName(who).toLowerCase()}${who === trick.winner ? ", won the trick" : ""}`;
     if (who === seat) card.classList.add(costly ? "costly" : "mine");
     if (who === trick.winner) card.classList.add("won");
-    cards.append(card);
+    const place = element("figure", "played");
+    place.append(card, element("figcaption", "", seatName(who).toLowerCase().replace("position ", "pos. ")));
+    cards.append(place);
   });
   return cards;
 }
