@@ -29,7 +29,7 @@ import numpy as np
 
 from tarot_advisor.analyzer.advice.auction import DEFAULT_MODEL, bidder
 from tarot_advisor.analyzer.advice.bids import legal_actions
-from tarot_advisor.analyzer.cards import sort_cards
+from tarot_advisor.analyzer.cards import format_card, sort_cards
 from tarot_advisor.analyzer.game import BIDS, Contract, chien_size
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 from tarot_advisor.analyzer.playout import bitboard as bb
@@ -40,7 +40,12 @@ from tarot_advisor.analyzer.playout.poignee import GreedyPoignee
 from tarot_advisor.analyzer.playout.table import Candidate, Policy, Turn
 from tarot_advisor.analyzer.rulebook.calling import longest_suit_call
 from tarot_advisor.analyzer.rulebook.referee import Game
-from tarot_advisor.analyzer.rulebook.rules import check_called_card, check_discard, poignee_bonus
+from tarot_advisor.analyzer.rulebook.rules import (
+    IllegalPlay,
+    check_called_card,
+    check_discard,
+    poignee_bonus,
+)
 from tarot_advisor.analyzer.search.lookahead import LookaheadPolicy
 from tarot_advisor.analyzer.search.worlds import card_set
 
@@ -115,9 +120,15 @@ def dealt(players: int, seed: int, table: str) -> Deal:
 
 def play_deal(players: int, seed: int, table: str, moves: Sequence[Move]) -> Deal:
     """The deal of ``seed`` played to the point where the player must decide again, or to the
-    end. Raises :class:`MoveError` for a move out of turn or one the rules forbid (the
-    referee's sentence)."""
-    state = dealt(players, seed, table)
+    end (:func:`play`)."""
+    return play(dealt(players, seed, table), moves)
+
+
+def play(state: Deal, moves: Sequence[Move]) -> Deal:
+    """``state`` (a deal as dealt; bids already made are kept) played with the player's
+    ``moves`` to the point where the player must decide again, or to the end. Raises
+    :class:`MoveError` for a move out of turn, and the referee's :class:`.rules.RuleError` for
+    one the rules forbid."""
     queue = _Moves(moves)
     if _auction(state, queue) and _call(state, queue) and _ecart(state, queue):
         _play(state, queue)
@@ -333,7 +344,12 @@ def _play(state: Deal, queue: _Moves) -> None:
                 raise MoveError("a poignée is shown with your first card, not later")
             if len(move.cards) != 1:
                 raise MoveError("play one card at a time")
-            referee.play(move.cards[0])
+            try:
+                referee.play(move.cards[0])
+            except IllegalPlay as error:  # the referee's rule, said to the player
+                raise MoveError(
+                    f"trick {error.trick}: you may not play {format_card(error.card)}: {error.rule}"
+                ) from None
             lo, hi = card_set(move.cards)
             seats.card = np.array([lo], np.uint64), np.array([hi], np.uint64)
         step = engine.step
