@@ -59,14 +59,26 @@ const GameTable = (() => {
   async function advance(move) {
     showError("game-error", null);
     if (move) game.moves.push(move);
+    // A first deal after the engine changed waits for it to compile: say so after a moment.
+    const waiting = setTimeout(() => busy("the computer is playing…"), 400);
     try {
       game.answer = await post("/api/game", { players: game.players, seed: game.seed, table: game.table, moves: game.moves });
     } catch (error) {
       if (move) game.moves.pop();
       showError("game-error", error);
       return;
+    } finally {
+      clearTimeout(waiting);
+      $("game-progress").hidden = true;
     }
     render();
+  }
+
+  function busy(text) {
+    const box = $("game-progress");
+    box.classList.add("busy");
+    box.querySelector(".text").textContent = text;
+    box.hidden = false;
   }
 
   // --- drawing the deal -----------------------------------------------------------------------
@@ -165,11 +177,14 @@ const GameTable = (() => {
     draw(box, asked, answer);
   }
 
-  function chelemBox(label) {
+  function offer(id, label) {
     const box = make("label", { className: "offer" });
-    const input = make("input", { type: "checkbox", id: "game-chelem" });
-    box.append(input, document.createTextNode(` ${label}`));
+    box.append(make("input", { type: "checkbox", id }), make("span", {}, label));
     return box;
+  }
+
+  function chelemBox(label) {
+    return offer("game-chelem", label);
   }
 
   function askBid(box, asked) {
@@ -182,7 +197,7 @@ const GameTable = (() => {
       }));
     }
     box.append(buttons);
-    if (asked.options.some((bid) => bid.startsWith("garde_"))) box.append(chelemBox("announce a chelem with a Garde sans or contre (you then lead the first trick)"));
+    if (asked.options.some((bid) => bid.startsWith("garde_"))) box.append(chelemBox("Announce a chelem with a Garde sans or contre (you then lead the first trick)"));
     box.append(hintButton(() => job("advise", asked.advice, hintProgress()).then(({ view }) => {
       $("game-hint").append(line(view.headline, "headline advised"), line(view.advice));
     })));
@@ -221,11 +236,11 @@ const GameTable = (() => {
     }, "primary");
     const note = line("The advised écart is being computed…", "muted small");
     box.append(line("Click the cards to put aside (the chien's are ringed in purple), or use the advice:", "muted"),
-      pool, make("div", { className: "actions" }), chelemBox("announce a chelem (you then lead the first trick)"), note);
+      pool, make("div", { className: "actions" }), chelemBox("Announce a chelem (you then lead the first trick)"), note);
     box.querySelector(".actions").append(advised, discard);
     game.ecart = game.ecart || job("advise", asked.advice, hintProgress()).then(({ result }) => result.ecart.recommended);
     game.ecart.then((names) => {
-      note.textContent = `Advised: discard ${names.join(" ")} (the engine alone would discard ${asked.engine.join(" ")}).`;
+      note.textContent = `Advised: discard ${names.join(" ")} (ringed in gold).`;
       for (const card of pool.querySelectorAll(".card")) card.classList.toggle("best", names.includes(card.dataset.card));
     }, (error) => { note.textContent = `No advice: ${error.message}`; });
   }
@@ -239,11 +254,9 @@ const GameTable = (() => {
   function askCard(box, asked) {
     box.append(line("Your turn: play one of the ringed cards.", "headline"));
     if (asked.poignee) {
-      const offer = make("label", { className: "offer" });
-      const input = make("input", { type: "checkbox", id: "game-poignee" });
-      offer.append(input, document.createTextNode(` show a poignée with this card (${asked.poignee.cards.length} trumps, +${asked.poignee.bonus} to the side that wins):`));
-      offer.append(cards(asked.poignee.cards));
-      box.append(offer);
+      const poignee = offer("game-poignee", `Show a poignée with this card: ${asked.poignee.cards.length} trumps, +${asked.poignee.bonus} to the side that wins the contract`);
+      poignee.append(cards(asked.poignee.cards));
+      box.append(poignee);
     }
     box.append(hintButton(() => job("play", asked.hint, hintProgress()).then(({ result }) => {
       const list = make("ol", { className: "game-ranking" });
