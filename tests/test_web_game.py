@@ -30,14 +30,14 @@ def refused(url: str, body) -> str:
 
 
 def next_move(answer: dict) -> dict:
-    """The move of a plain player: Garde when it may, else pass; the first card called; the
-    engine's écart; the first legal card, with the poignée when the hand has one."""
+    """The move of a plain player: Garde when it may, else pass; the first king it lacks
+    called; the engine's écart; the first legal card, with the poignée when the hand has one."""
     asked = answer["asked"]
     kind = asked["kind"]
     if kind == "bid":
         return {"bid": "garde" if "garde" in asked["options"] else "pass"}
     if kind == "call":
-        return {"call": asked["options"][0]}
+        return {"call": next(c for c in asked["options"] if c not in answer["hand"])}
     if kind == "ecart":
         return {"ecart": asked["engine"]}
     move = {"card": asked["legal"][0]}
@@ -264,3 +264,30 @@ def test_the_review_takes_the_finished_deal(url) -> None:
     cards = [d["played"] for d in seat["decisions"] if d["kind"] == "card"]
     mine = [move["card"] for move in moves if "card" in move]
     assert cards == mine
+
+
+def test_a_chelem_announced_with_the_ecart_gives_the_taker_the_lead(url) -> None:
+    moves = [{"bid": "garde"}]
+    ecart = game(url, 4, 0, moves)["asked"]["engine"]  # seed 0: the player (seat 2) takes
+    plain = game(url, 4, 0, [*moves, {"ecart": ecart}])
+    assert plain["current"]["seats"] == [0, 1] and not plain["chelem_announced"]
+    announced = game(url, 4, 0, [*moves, {"ecart": ecart, "chelem": True}])
+    assert announced["chelem_announced"] and announced["to_play"] == 2
+    assert announced["current"]["cards"] == [] and announced["tricks"] == []
+    answers, _ = play_out(url, 4, 0)
+    assert answers[-1]["record"]["first_leader"] == 0
+
+
+def test_the_taker_of_five_learns_its_partner_when_the_called_card_falls(url) -> None:
+    answers, _ = play_out(url, 5, 0)  # seed 0: the player (seat 2) takes and calls
+    last = answers[-1]
+    partner = last["result"]["partner"]
+    assert partner is not None and partner != last["seat"]
+    falls = next(
+        i
+        for i, answer in enumerate(answers)
+        if any(last["called"] in trick["cards"] for trick in answer["tricks"])
+        or last["called"] in answer["current"]["cards"]
+    )
+    assert all(answer["your_partner"] is None for answer in answers[:falls])
+    assert all(answer["your_partner"] == partner for answer in answers[falls:])
