@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from tarot_advisor.analyzer.advice.bids import legal_actions
-from tarot_advisor.analyzer.cards import N_CARDS, CardError, format_card, parse_cards, sort_cards
+from tarot_advisor.analyzer.cards import N_CARDS, CardError, format_card, parse_cards
 from tarot_advisor.analyzer.game import BIDS, PLAYER_COUNTS, hand_size
 from tarot_advisor.analyzer.playout import bitboard as bb
 from tarot_advisor.analyzer.playout.poignee import GreedyPoignee
@@ -49,7 +49,7 @@ from tarot_advisor.cli.web.game_deal import (
     play_deal,
     played_hands,
 )
-from tarot_advisor.cli.web.game_view import partial_record, public_view
+from tarot_advisor.cli.web.game_view import names, partial_record, public_view
 
 KEYS = ("players", "seed", "table", "moves")
 MAX_SEED = 2**63 - 1
@@ -158,15 +158,11 @@ def _tables(state: Deal) -> dict:
     return {"taker": state.table, "defence": state.table}
 
 
-def _names(cards) -> list[str]:
-    return [format_card(card) for card in sort_cards(cards)]
-
-
 def _asked(state: Deal) -> dict | None:
     if state.asked == "bid":
         options = list(legal_actions(state.bids))
         advice = {
-            "hand": _names(state.hands[state.seat]),
+            "hand": names(state.hands[state.seat]),
             "players": state.players,
             "position": state.seat + 1,
             "bids": [BIDS[bid] for bid in state.bids],
@@ -175,12 +171,12 @@ def _asked(state: Deal) -> dict | None:
         return {"kind": "bid", "options": options, "advice": advice}
     if state.asked == "call":
         rank = [card for card in range(N_CARDS) if _callable(card, state)]
-        return {"kind": "call", "options": _names(rank)}
+        return {"kind": "call", "options": names(rank)}
     if state.asked == "ecart":
         advice = {
-            "hand": _names(state.hands[state.seat]),
+            "hand": names(state.hands[state.seat]),
             "players": state.players,
-            "chien": _names(state.chien),
+            "chien": names(state.chien),
             "contract": state.contract.value,
             "position": state.seat + 1,
             **({"called": format_card(state.called)} if state.called is not None else {}),
@@ -188,9 +184,9 @@ def _asked(state: Deal) -> dict | None:
         }
         return {
             "kind": "ecart",
-            "pool": _names(state.pool),
+            "pool": names(state.pool),
             "count": len(state.chien),
-            "engine": _names(engine_ecart(state)),
+            "engine": names(engine_ecart(state)),
             "advice": advice,
         }
     if state.asked == "card":
@@ -222,4 +218,4 @@ def _poignee_offer(state: Deal) -> dict | None:
     cards = bb.to_cards(0, int(shown[0]))
     if not cards:
         return None
-    return {"cards": _names(cards), "bonus": poignee_bonus(cards, hand, state.players)}
+    return {"cards": names(cards), "bonus": poignee_bonus(cards, hand, state.players)}

@@ -302,7 +302,8 @@ def _start(state: Deal, shown: tuple[int, ...]) -> InPlay:
         poignee_policy=GreedyPoignee(),
         announce_chelem=state.chelem,
     )
-    game.table.shown_hi[state.seat, 0] = card_set(shown)[1]  # rows by seat: the same array
+    # The table's shown_hi (a row per seat) is the game's too: one array for both.
+    game.table.shown_hi[state.seat, 0] = card_set(shown)[1]
     return game
 
 
@@ -352,6 +353,8 @@ def _play(state: Deal, queue: _Moves) -> None:
                 ) from None
             lo, hi = card_set(move.cards)
             seats.card = np.array([lo], np.uint64), np.array([hi], np.uint64)
+        if int(engine.table.seat[engine.table.position, 0]) != seat:
+            raise AssertionError("the engine and the referee disagree on whose turn it is")
         step = engine.step
         play_on(engine, seats, rng=rng, until=step + 1)
         lo, hi = engine.tally.played_lo[step, 0], engine.tally.played_hi[step, 0]

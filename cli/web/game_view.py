@@ -3,13 +3,16 @@ shows it and as the card-play advice reads it (a partial record, design.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from tarot_advisor.analyzer.cards import IS_TRUMP, format_card, sort_cards
 from tarot_advisor.analyzer.game import BIDS
 from tarot_advisor.analyzer.rulebook.referee import Game
 from tarot_advisor.cli.web.game_deal import Deal
 
 
-def _names(cards) -> list[str]:
+def names(cards: Iterable[int]) -> list[str]:
+    """The cards' names, sorted as the command line prints a hand."""
     return [format_card(card) for card in sort_cards(cards)]
 
 
@@ -29,13 +32,13 @@ def public_view(state: Deal) -> dict:
         "table": state.table,
         "seat": state.seat,
         "dealer": state.dealer,
-        "hand": _names(_hand(state)),
+        "hand": names(_hand(state)),
         "bids": [BIDS[bid] for bid in state.bids],
         "void": state.void,
         "taker": taker,
         "contract": None if state.contract is None else state.contract.value,
         "called": None if state.called is None else format_card(state.called),
-        "chien": _names(state.chien) if _chien_shown(state) else None,
+        "chien": names(state.chien) if _chien_shown(state) else None,
         "discard": _discard(state),
         "chelem_announced": state.chelem,
         "poignees": [],
@@ -47,7 +50,7 @@ def public_view(state: Deal) -> dict:
     game = state.game
     if game is not None:
         view["poignees"] = [
-            {"seat": seat, "cards": _names(cards)}
+            {"seat": seat, "cards": names(cards)}
             for seat, cards in game.shown_poignees
             if seat in _seats_played(game)
         ]
@@ -79,9 +82,9 @@ def _discard(state: Deal) -> list[str] | None:
     if state.discard is None:
         return None
     if state.taker == state.seat:
-        return _names(state.discard)
+        return names(state.discard)
     trumps = [card for card in state.discard if IS_TRUMP[card]]
-    return _names(trumps) if trumps else None
+    return names(trumps) if trumps else None
 
 
 def _current_seats(game: Game) -> list[int]:
@@ -118,17 +121,17 @@ def partial_record(state: Deal) -> dict:
         "first_leader": game.first_leader,
         "chelem_announced": game.chelem_announced,
         "poignees": [
-            {"seat": seat, "cards": _names(cards)}
+            {"seat": seat, "cards": names(cards)}
             for seat, cards in game.shown_poignees
             if seat in _seats_played(game)
         ],
         "tricks": [_in_order(t.cards) for t in game.tricks]
         + ([_in_order(game.current)] if game.current else []),
         "seat": state.seat,
-        "hand": _names(game.hand(state.seat)),
+        "hand": names(game.hand(state.seat)),
     }
     if _chien_shown(state):
-        record["chien"] = _names(state.chien)
+        record["chien"] = names(state.chien)
     discard = _discard(state)
     if discard is not None:
         record["discard"] = discard
