@@ -78,3 +78,20 @@ def test_a_bad_link_says_what_is_wrong(browser, url) -> None:  # noqa: F811
     page.wait_for_selector("#game-error:not([hidden])")
     assert page.inner_text("#game-error") == "players: French Tarot is played by 3, 4 or 5, not 6"
     page.close()
+
+
+def test_an_ecart_the_rules_forbid_is_refused_and_can_be_made_again(browser, url) -> None:  # noqa: F811
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{url}/?players=4&play=computer&seed=0&table=greedy")  # the player takes
+    page.click('[data-testid="bid-garde"]')
+    page.wait_for_selector('[data-testid="ecart-advised"]')
+    pool = page.locator("#game-ask .cards .card")
+    names = pool.evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
+    kings = [name for name in names if name.startswith("R")]
+    for name in [*kings, *[n for n in names if n not in kings][-6:]][:6]:
+        page.click(f'#game-ask .cards [data-card="{name}"]')
+    page.click('[data-testid="ecart-chosen"]')
+    page.wait_for_selector("#game-error:not([hidden])")
+    assert "king" in page.inner_text("#game-error")
+    assert page.locator('[data-testid="ecart-advised"]').is_enabled()
+    page.close()

@@ -65,6 +65,7 @@ const GameTable = (() => {
       game.answer = await post("/api/game", { players: game.players, seed: game.seed, table: game.table, moves: game.moves });
     } catch (error) {
       if (move) game.moves.pop();
+      if (game.answer) render(); // the choices as they were, to choose again
       showError("game-error", error);
       return;
     } finally {
@@ -85,6 +86,7 @@ const GameTable = (() => {
 
   function render() {
     const answer = game.answer;
+    if (!answer.asked || answer.asked.kind !== "ecart") game.ecart = null; // the advice of this chien only
     $("game-title").textContent = `Deal ${answer.seed} · ${answer.players} players · you speak in`
       + ` position ${answer.seat + 1}, the dealer is ${who(answer.dealer)}`;
     drawAuction(answer);
@@ -247,7 +249,6 @@ const GameTable = (() => {
 
   function sendEcart(names) {
     const chelem = $("game-chelem");
-    game.ecart = null;
     advance({ ecart: names, chelem: Boolean(chelem && chelem.checked) });
   }
 
@@ -310,9 +311,10 @@ const GameTable = (() => {
       scores.append(item);
     });
     box.append(scores, line(running(answer), "muted"));
-    const next = button("Next deal", "next-deal", nextDeal, "primary");
-    box.append(make("div", { className: "actions" }));
-    box.lastChild.append(next);
+    const actions = make("div", { className: "actions" });
+    actions.append(button("Next deal", "next-deal", nextDeal, "primary"));
+    if (answer.record) actions.append(button("Download the deal record", "download-record", () => download(answer)));
+    box.append(actions);
     box.hidden = false;
     if (!answer.void) review(answer);
   }
@@ -354,6 +356,14 @@ const GameTable = (() => {
     } catch (error) {
       showError("game-error", error);
     }
+  }
+
+  // The deal record, as tarot-replay and tarot-review read it.
+  function download(answer) {
+    const blob = new Blob([JSON.stringify(answer.record, null, 1)], { type: "application/json" });
+    const link = make("a", { href: URL.createObjectURL(blob), download: `tarot-deal-${answer.players}p-${answer.seed}.json` });
+    link.click();
+    URL.revokeObjectURL(link.href);
   }
 
   function nextDeal() {
