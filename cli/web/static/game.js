@@ -54,6 +54,10 @@ const GameTable = (() => {
     return `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value)}`;
   }
 
+  function decimal(value) {
+    return signed(Number(value.toFixed(1)));
+  }
+
   // --- talking to the server ------------------------------------------------------------------
 
   async function advance(move) {
@@ -206,7 +210,7 @@ const GameTable = (() => {
   }
 
   function askCall(box, asked) {
-    box.append(line("You take: call a card (its holder is your secret partner).", "headline"));
+    box.append(line("Call a card: its holder is your secret partner (you play alone if you hold it).", "headline"));
     const buttons = make("div", { className: "bid-buttons" });
     for (const card of asked.options) buttons.append(button(Cards.title(card), `call-${card}`, () => advance({ call: card })));
     box.append(buttons);
@@ -262,8 +266,8 @@ const GameTable = (() => {
     box.append(hintButton(() => job("play", asked.hint, hintProgress()).then(({ result }) => {
       const list = make("ol", { className: "game-ranking" });
       result.cards.forEach((estimate, rank) => {
-        const gap = rank === 0 ? "best" : `${estimate.versus_best.toFixed(1)} against the best`;
-        const item = make("li", { className: rank === 0 ? "advised" : "" }, `${estimate.card}: ${estimate.expected_score.toFixed(1)} expected (${gap})`);
+        const gap = rank === 0 ? "best" : `${decimal(estimate.versus_best)} against the best`;
+        const item = make("li", { className: rank === 0 ? "advised" : "" }, `${estimate.card}: ${decimal(estimate.expected_score)} expected (${gap})`);
         list.append(item);
       });
       $("game-hint").append(line("Your cards, best first (expected score of the deal for you):", "muted"), list);
