@@ -278,6 +278,15 @@ def test_a_chelem_announced_with_the_ecart_gives_the_taker_the_lead(url) -> None
     assert answers[-1]["record"]["first_leader"] == 0
 
 
+def test_a_chelem_is_announced_with_a_garde_sans_not_with_a_pass(url) -> None:
+    # Seed 3: the player (seat 3) speaks last, after a Garde.
+    announced = game(url, 4, 3, [{"bid": "garde_sans", "chelem": True}])
+    assert announced["taker"] == 3 and announced["chelem_announced"]
+    assert announced["to_play"] == 3 and announced["current"]["cards"] == []
+    passed = game(url, 4, 3, [{"bid": "pass", "chelem": True}])
+    assert not passed["chelem_announced"] and passed["current"]["seats"] == [0, 1, 2]
+
+
 def test_the_taker_of_five_learns_its_partner_when_the_called_card_falls(url) -> None:
     answers, _ = play_out(url, 5, 0)  # seed 0: the player (seat 2) takes and calls
     last = answers[-1]

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tarot_advisor.analyzer.advice.auction import DEFAULT_MODEL, bidder
-from tarot_advisor.analyzer.advice.bids import legal_actions
+from tarot_advisor.analyzer.advice.bids import legal_actions, parse_bids
 from tarot_advisor.analyzer.cards import format_card, sort_cards
 from tarot_advisor.analyzer.game import BIDS, Contract, chien_size
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
@@ -191,6 +191,7 @@ def _auction(state: Deal, queue: _Moves) -> bool:
             want = int(model.wants(hand, state.players, judged)[0])
             bid = want if want > max(state.bids, default=0) else 0
         state.bids.append(bid)
+    parse_bids([BIDS[bid] for bid in state.bids], state.players, whole=True)  # the auction's rules
     highest = max(state.bids)
     if highest == 0:
         state.void = True  # everybody passed: the deal is void (rules.md §2)
