@@ -47,8 +47,9 @@ def test_a_whole_deal_against_the_computer(browser, url, screen) -> None:  # noq
     assert page.locator("#hand-panel").is_hidden()  # the game has the page to itself
     check_fits(page)
     turns = 0
-    while not page.locator('[data-testid="deal-over"]').is_visible():
-        page.wait_for_selector(", ".join(CHOICES) + ', [data-testid="deal-over"]:not([hidden])')
+    assert page.locator('[data-testid="deal-over"], [data-testid="review"]').count() == 0
+    while not page.locator('[data-testid="deal-over"]').count():
+        page.wait_for_selector(", ".join(CHOICES) + ', [data-testid="deal-over"]')
         choice = next((c for c in CHOICES if page.locator(c).count()), None)
         if choice is None:
             continue
@@ -66,7 +67,7 @@ def test_a_whole_deal_against_the_computer(browser, url, screen) -> None:  # noq
     assert sum(int(s.replace("−", "-")) for s in scores) == 0
     assert "You show a poignée" in page.inner_text("#game-auction")
     assert "Running score over" in page.inner_text('[data-testid="deal-over"]')
-    page.wait_for_selector('[data-testid="review"]:not([hidden])', timeout=120_000)
+    page.wait_for_selector('[data-testid="review"]', timeout=120_000)
     assert page.locator('[data-testid="review"] .seat-review').count() == 1
     check_fits(page)
     page.close()

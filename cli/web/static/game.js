@@ -319,6 +319,7 @@ const GameTable = (() => {
     actions.append(button("Next deal", "next-deal", nextDeal, "primary"));
     if (answer.record) actions.append(button("Download the deal record", "download-record", () => download(answer)));
     box.append(actions);
+    box.dataset.testid = "deal-over"; // only once the deal is over, for a script to wait for
     box.hidden = false;
     if (!answer.void) review(answer);
   }
@@ -356,6 +357,7 @@ const GameTable = (() => {
       const { view } = await job("review", answer.review, $("game-progress"));
       box.append(line("The review of your decisions", "headline"));
       for (const seat of view.seats) box.append(seatReview(view, seat));
+      box.dataset.testid = "review";
       box.hidden = false;
     } catch (error) {
       showError("game-error", error);
