@@ -300,3 +300,12 @@ def test_the_taker_of_five_learns_its_partner_when_the_called_card_falls(url) ->
     )
     assert all(answer["your_partner"] is None for answer in answers[:falls])
     assert all(answer["your_partner"] == partner for answer in answers[falls:])
+
+
+def test_a_deal_everybody_passes_is_void(url) -> None:
+    answer = game(url, 4, 0, [{"bid": "pass"}])  # seed 0: the others pass too
+    assert answer["over"] and answer["void"] and answer["asked"] is None
+    assert answer["bids"] == ["pass"] * 4 and answer["scores"] == [0, 0, 0, 0]
+    assert "record" not in answer and answer["taker"] is None
+    sentence = refused(url, {"players": 4, "seed": 0, "moves": [{"bid": "pass"}, {"card": "1"}]})
+    assert sentence == "move 2 is one too many: the deal is over"
