@@ -6,12 +6,14 @@ seats deciding from what their seat may know only."""
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 
 import pytest
 from web_helpers import post, run_job, serve  # noqa: F401  (serve: the fixture url)
 
 from tarot_advisor.analyzer.rulebook.record import replay
+from tarot_advisor.cli.web.game import answer
 from tarot_advisor.cli.web.game_deal import dealt, play
 
 
@@ -309,3 +311,37 @@ def test_a_deal_everybody_passes_is_void(url) -> None:
     assert "record" not in answer and answer["taker"] is None
     sentence = refused(url, {"players": 4, "seed": 0, "moves": [{"bid": "pass"}, {"card": "1"}]})
     assert sentence == "move 2 is one too many: the deal is over"
+
+
+def random_move(rng: random.Random, asked: dict) -> dict:
+    """Any move the deal offers: a bid, a call, a card among the legal ones; the engine's
+    écart; a chelem announced and a poignée shown now and then."""
+    kind = asked["kind"]
+    if kind == "bid":
+        return {"bid": rng.choice(asked["options"]), "chelem": rng.random() < 0.2}
+    if kind == "call":
+        return {"call": rng.choice(asked["options"])}
+    if kind == "ecart":
+        return {"ecart": asked["engine"], "chelem": rng.random() < 0.2}
+    move = {"card": rng.choice(asked["legal"])}
+    if asked["poignee"] and rng.random() < 0.5:
+        move["poignee"] = asked["poignee"]["cards"]
+    return move
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_random_moves_play_to_the_referees_score_sheet(players) -> None:
+    rng = random.Random(players)
+    for seed in range(100, 106):
+        moves: list = []
+        state = json.loads(
+            answer({"players": players, "seed": seed, "moves": moves, "table": "greedy"})
+        )
+        while state["asked"] is not None:
+            moves.append(random_move(rng, state["asked"]))
+            state = json.loads(
+                answer({"players": players, "seed": seed, "moves": moves, "table": "greedy"})
+            )
+        assert sum(state["scores"]) == 0
+        if not state["void"]:
+            assert list(replay(state["record"]).scores) == state["scores"]
