@@ -267,7 +267,8 @@ const GameTable = (() => {
       const list = make("ol", { className: "game-ranking" });
       result.cards.forEach((estimate, rank) => {
         const gap = rank === 0 ? "best" : `${decimal(estimate.versus_best)} against the best`;
-        const item = make("li", { className: rank === 0 ? "advised" : "" }, `${estimate.card}: ${decimal(estimate.expected_score)} expected (${gap})`);
+        const item = make("li", { className: rank === 0 ? "advised" : "" });
+        item.append(cards([estimate.card]), make("span", {}, `${decimal(estimate.expected_score)} expected (${gap})`));
         list.append(item);
       });
       $("game-hint").append(line("Your cards, best first (expected score of the deal for you):", "muted"), list);
