@@ -12,7 +12,9 @@ from dataclasses import replace
 import pytest
 from web_helpers import post, run_job, serve  # noqa: F401  (serve: the fixture url)
 
+from tarot_advisor.analyzer.cards import format_card
 from tarot_advisor.analyzer.rulebook.record import replay
+from tarot_advisor.analyzer.search.position import read_position
 from tarot_advisor.cli.web.game import answer
 from tarot_advisor.cli.web.game_deal import dealt, play
 
@@ -331,6 +333,8 @@ def random_move(rng: random.Random, asked: dict) -> dict:
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_random_moves_play_to_the_referees_score_sheet(players) -> None:
+    """…and at every card, the hint's record is the player's position, with the same legal
+    cards."""
     rng = random.Random(players)
     for seed in range(100, 106):
         moves: list = []
@@ -338,7 +342,11 @@ def test_random_moves_play_to_the_referees_score_sheet(players) -> None:
             answer({"players": players, "seed": seed, "moves": moves, "table": "greedy"})
         )
         while state["asked"] is not None:
-            moves.append(random_move(rng, state["asked"]))
+            asked = state["asked"]
+            if asked["kind"] == "card":  # the hint's partial record: the player's position
+                position = read_position(asked["hint"]["record"])
+                assert sorted(format_card(c) for c in position.legal()) == sorted(asked["legal"])
+            moves.append(random_move(rng, asked))
             state = json.loads(
                 answer({"players": players, "seed": seed, "moves": moves, "table": "greedy"})
             )
