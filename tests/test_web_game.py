@@ -333,8 +333,8 @@ def random_move(rng: random.Random, asked: dict) -> dict:
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_random_moves_play_to_the_referees_score_sheet(players) -> None:
-    """…and at every card, the hint's record is the player's position, with the same legal
-    cards."""
+    """Any moves end in the referee's score sheet; at every card, the hint's partial record
+    reads as the player's position, with the same legal cards."""
     rng = random.Random(players)
     for seed in range(100, 106):
         moves: list = []
