@@ -66,6 +66,7 @@ def test_a_whole_deal_against_the_computer(browser, url, screen) -> None:  # noq
     assert len(scores) == 4
     assert sum(int(s.replace("−", "-")) for s in scores) == 0
     assert "You show a poignée" in page.inner_text("#game-auction")
+    assert "your poignée (20)" in page.inner_text('[data-testid="deal-over"]')
     assert "Running score over" in page.inner_text('[data-testid="deal-over"]')
     page.wait_for_selector('[data-testid="review"]', timeout=120_000)
     assert page.locator('[data-testid="review"] .seat-review').count() == 1

@@ -325,12 +325,17 @@ const GameTable = (() => {
     if (!answer.void) review(answer);
   }
 
+  // The referee's score sheet in a sentence: every figure is the server's.
   function outcome(result) {
     const made = result.made ? `made by ${result.difference}` : `lost by ${-result.difference}`;
     const petit = result.petit_au_bout ? `, Petit au bout to the ${result.petit_au_bout}` : "";
     const chelem = result.chelem ? `, chelem by the ${result.chelem}` : "";
+    const poignees = result.poignees.map(({ seat, bonus }) =>
+      `, ${seat === game.answer.seat ? "your" : `${who(seat)}'s`} poignée (${bonus})`).join("");
+    const each = result.per_defender;
     return `${BID_LABELS[result.contract]} ${made}: ${result.taker_points} points with ${result.bouts}`
-      + ` bout${result.bouts === 1 ? "" : "s"}, ${result.needed} needed${petit}${chelem}.`;
+      + ` bout${result.bouts === 1 ? "" : "s"}, ${result.needed} needed${petit}${poignees}${chelem};`
+      + ` each defender ${each >= 0 ? "pays" : "receives"} ${Math.abs(each)}.`;
   }
 
   // The running score, by chair (you, right, …), over the deals finished in this browser.
