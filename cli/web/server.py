@@ -34,7 +34,7 @@ from tarot_advisor.analyzer.parallel import start_workers, stop_workers, watched
 from tarot_advisor.cli.errors import InputError, fail
 from tarot_advisor.cli.options import command
 from tarot_advisor.cli.review import review_document
-from tarot_advisor.cli.web import api, table
+from tarot_advisor.cli.web import api, game, table
 from tarot_advisor.cli.web.jobs import KINDS, Busy, Cancelled, Jobs
 
 MAX_BODY = 1_000_000
@@ -61,6 +61,8 @@ STATIC = {
     "link.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",
     "review.js": "text/javascript; charset=utf-8",
+    "game.js": "text/javascript; charset=utf-8",
+    "game.css": "text/css; charset=utf-8",
     "seats.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
@@ -165,9 +167,10 @@ ANSWERS = {
     "/api/legal": _legal,
     "/api/score": _score,
     "/api/review": _review,
+    "/api/game": game.answer,
 }
 """The API's addresses answered at once, each with the JSON text it returns."""
-COMPUTED = {"/api/advise", "/api/play", "/api/review"}
+COMPUTED = {"/api/advise", "/api/play", "/api/review", "/api/game"}
 """Those that sample (:data:`COMPUTING`)."""
 
 

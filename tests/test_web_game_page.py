@@ -1,0 +1,99 @@
+"""A whole deal against the computer on a phone (390 × 844) and a desktop, in headless
+Chromium: a player clicks the offered bid (Garde, else pass), the advised écart and the first
+legal card each turn, then reads four scores summing to zero and the review of its decisions.
+Nothing is wider than the screen, and every control is at least 24 × 24 CSS pixels (WCAG 2.2
+target size)."""
+
+from __future__ import annotations
+
+import pytest
+from test_web_page import browser  # noqa: F401  (the fixture: Debian's chromium, or skipped)
+from web_helpers import serve  # noqa: F401  (serve: the fixture url)
+
+pytestmark = pytest.mark.slow  # a browser, a deal of clicks
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+CHOICES = (
+    '[data-testid="bid-garde"]',
+    '[data-testid="bid-pass"]',
+    '[data-testid="ecart-advised"]',
+    '[data-testid="legal-card"]',
+)
+TOO_SMALL = """() => [...document.querySelectorAll(
+    '#game-panel button, #game-panel input, #game-panel a, #game-panel select')]
+  .filter((e) => e.offsetParent !== null)
+  .map((e) => [e.dataset.testid || e.dataset.card || e.textContent, e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 24 || r.height < 24)
+  .map(([name, r]) => `${name} ${r.width}×${r.height}`)"""
+TOO_WIDE = """(width) => [...document.querySelectorAll('#game *')]
+  .filter((e) => e.offsetParent !== null && !e.closest('#game-review'))
+  .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+  .map((e) => e.id || e.className || e.tagName)"""
+
+
+def check_fits(page) -> None:
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.evaluate(TOO_WIDE, width) == []
+    assert page.evaluate(TOO_SMALL) == []
+
+
+@pytest.mark.parametrize("screen", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_whole_deal_against_the_computer(browser, url, screen) -> None:  # noqa: F811
+    page = browser.new_page(viewport=screen)
+    page.goto(f"{url}/?players=4&play=computer&seed=23&table=greedy")
+    page.wait_for_selector('[data-testid="bid-pass"]')
+    assert page.locator("#hand-panel").is_hidden()  # the game has the page to itself
+    check_fits(page)
+    turns = 0
+    assert page.locator('[data-testid="deal-over"], [data-testid="review"]').count() == 0
+    while not page.locator('[data-testid="deal-over"]').count():
+        page.wait_for_selector(", ".join(CHOICES) + ', [data-testid="deal-over"]')
+        choice = next((c for c in CHOICES if page.locator(c).count()), None)
+        if choice is None:
+            continue
+        clicked = page.locator(choice).first.element_handle()
+        if choice.endswith('card"]') and turns == 0:
+            assert page.locator("#game-poignee").is_visible()  # seed 23: a poignée in hand
+            page.check("#game-poignee")
+            check_fits(page)
+        clicked.click()
+        page.wait_for_function("(e) => !e.isConnected", arg=clicked, timeout=120_000)
+        turns += choice.endswith('card"]')
+    assert turns == 18
+    scores = page.locator('[data-testid="score"]').all_inner_texts()
+    assert len(scores) == 4
+    assert sum(int(s.replace("−", "-")) for s in scores) == 0
+    assert "You show a poignée" in page.inner_text("#game-auction")
+    assert "your poignée (20)" in page.inner_text('[data-testid="deal-over"]')
+    assert "Running score over" in page.inner_text('[data-testid="deal-over"]')
+    page.wait_for_selector('[data-testid="review"]', timeout=120_000)
+    assert page.locator('[data-testid="review"] .seat-review').count() == 1
+    check_fits(page)
+    page.close()
+
+
+def test_a_bad_link_says_what_is_wrong(browser, url) -> None:  # noqa: F811
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{url}/?players=6&play=computer&seed=1")
+    page.wait_for_selector("#game-error:not([hidden])")
+    assert page.inner_text("#game-error") == "players: French Tarot is played by 3, 4 or 5, not 6"
+    page.close()
+
+
+def test_an_ecart_the_rules_forbid_is_refused_and_can_be_made_again(browser, url) -> None:  # noqa: F811
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{url}/?players=4&play=computer&seed=0&table=greedy")  # the player takes
+    page.click('[data-testid="bid-garde"]')
+    page.wait_for_selector('[data-testid="ecart-advised"]')
+    pool = page.locator("#game-ask .cards .card")
+    names = pool.evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
+    kings = [name for name in names if name.startswith("R")]
+    for name in [*kings, *[n for n in names if n not in kings][-6:]][:6]:
+        page.click(f'#game-ask .cards [data-card="{name}"]')
+    page.click('[data-testid="ecart-chosen"]')
+    page.wait_for_selector("#game-error:not([hidden])")
+    assert "king" in page.inner_text("#game-error")
+    assert page.locator('[data-testid="ecart-advised"]').is_enabled()
+    page.close()
