@@ -362,7 +362,7 @@ const GameTable = (() => {
     try {
       const { view } = await job("review", answer.review, $("game-progress"));
       box.append(line("The review of your decisions", "headline"));
-      for (const seat of view.seats) box.append(seatReview(view, seat));
+      for (const seat of view.seats) box.append(seatReview(view, seat, (s) => who(s, true)));
       box.dataset.testid = "review";
       box.hidden = false;
     } catch (error) {

@@ -46,11 +46,12 @@ function showReview(view) {
   box.scrollIntoView({ behavior: "smooth", block: "start" });
 }
 
-function seatReview(view, seat) {
+// `seatTitle(seat)`: how the page names a seat (the advisor's deal by default; the game its own).
+function seatReview(view, seat, seatTitle = seatName) {
   const section = element("section", "seat-review");
   const hand = element("span", "cards small");
   for (const card of seat.hand) hand.append(shownCard(card));
-  const title = element("h3", "", `${seatName(seat.seat)} (${seat.role}) `);
+  const title = element("h3", "", `${seatTitle(seat.seat)} (${seat.role}) `);
   title.append(hand);
   const [total, ...sentences] = seat.summary;
   const summary = element("div", "review-summary");
@@ -71,7 +72,7 @@ function seatReview(view, seat) {
       const td = tr.insertCell();
       td.dataset.column = columns[i];
       if (text === null) {
-        if (row.trick) td.append(trickCards(view.tricks[row.trick - 1], seat.seat, row.significant));
+        if (row.trick) td.append(trickCards(view.tricks[row.trick - 1], seat.seat, row.significant, seatTitle));
       } else td.textContent = text;
     });
   }
@@ -90,16 +91,16 @@ function shownCard(name) {
 }
 
 // A trick's cards in the order played, each with who played it.
-function trickCards(trick, seat, costly) {
+function trickCards(trick, seat, costly, seatTitle) {
   const cards = element("span", "cards small trick-cards");
   trick.cards.forEach((name, i) => {
     const card = shownCard(name);
     const who = trick.seats[i];
-    card.title = `${Cards.title(name)}, played by ${seatName(who).toLowerCase()}${who === trick.winner ? ", won the trick" : ""}`;
+    card.title = `${Cards.title(name)}, played by ${seatTitle(who).toLowerCase()}${who === trick.winner ? ", won the trick" : ""}`;
     if (who === seat) card.classList.add(costly ? "costly" : "mine");
     if (who === trick.winner) card.classList.add("won");
     const place = element("figure", "played");
-    place.append(card, element("figcaption", "", seatName(who).toLowerCase().replace("position ", "pos. ")));
+    place.append(card, element("figcaption", "", seatTitle(who).toLowerCase().replace("position ", "pos. ")));
     cards.append(place);
   });
   return cards;
