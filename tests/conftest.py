@@ -4,6 +4,8 @@ table that searches."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -11,9 +13,52 @@ from greedy_table import STAND_IN_CONTROL
 
 from tarot_advisor.analyzer.advice import control, hand_samples
 from tarot_advisor.analyzer.cards import EXCUSE, IS_BOUT, IS_KING, IS_TRUMP
-from tarot_advisor.analyzer.game import Contract, chien_size, hand_size, poignee_thresholds
+from tarot_advisor.analyzer.game import (
+    PLAYER_COUNTS,
+    Contract,
+    chien_size,
+    hand_size,
+    poignee_thresholds,
+)
+from tarot_advisor.analyzer.playout import words
 from tarot_advisor.analyzer.rulebook.referee import Game
 from tarot_advisor.analyzer.rulebook.rules import is_petit_sec
+
+COMPILE = """
+import sys
+import numpy as np
+from tarot_advisor.analyzer.cards import parse_cards
+from tarot_advisor.analyzer.game import Contract
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
+from tarot_advisor.analyzer.playout.deal import deal
+from tarot_advisor.analyzer.playout.engine import play
+from tarot_advisor.analyzer.search.lookahead import LookaheadPolicy
+
+players = int(sys.argv[1])
+rng = np.random.default_rng(1)
+called = {"called": np.full(2, parse_cards(["R♠"])[0])} if players == 5 else {}
+for taker, defence in ((LookaheadPolicy(side="taker"), GreedyPolicy()), (GreedyPolicy(), None)):
+    cards = deal(rng, 2, players, reject_petit_sec=True)
+    play(cards, 0, Contract.GARDE, taker, defence, rng=rng, **called)
+"""
+"""A lookahead's game and a greedy's, to the end: every kernel compiled for ``argv[1]`` players."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the kernels the tests need, for every number of players, before the tests start:
+    one process per number, side by side. After a change to the engine's sources each test
+    worker would otherwise compile every number itself, the same minute of CPU per number done
+    in every worker."""
+    if hasattr(config, "workerinput") or not words.compiled():
+        return
+    missing = [players for players in PLAYER_COUNTS if not words.kept_for(players)]
+    if missing:
+        sys.stderr.write(f"Compiling the engine for {missing} players (once after a change)…\n")
+        compiling = [
+            subprocess.Popen([sys.executable, "-c", COMPILE, str(players)]) for players in missing
+        ]
+        for process in compiling:
+            process.wait()  # a failure shows again, in the tests that compile what it could not
 
 
 def _deal(rng: random.Random, players: int) -> tuple[list[list[int]], list[int]]:

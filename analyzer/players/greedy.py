@@ -49,7 +49,6 @@ class GreedyPolicy:
                 table.public.arrays(),
                 out_lo,
                 out_hi,
-                (0,) * table.players,
             )
         return out_lo, out_hi
 
@@ -82,13 +81,14 @@ def choose(k, d, trick, legal_lo, legal_hi, t, public):
 
 
 @entry_point
-def _choose_all(k, trick, rows, legal_lo, legal_hi, t, public, out_lo, out_hi, seats):
+def _choose_all(k, trick, rows, legal_lo, legal_hi, t, public, out_lo, out_hi):
     """:func:`choose` in the deals ``rows`` ((M,) int64) of a table: their legal cards
-    ``legal_lo``/``_hi`` (M,) uint64 in, their cards ``out_lo``/``_hi`` (M,) out. ``seats``:
-    as :func:`play_out`'s, compiled for each number of players."""
-    if t.seat.shape[0] == len(seats):
-        for i in range(rows.shape[0]):
-            out_lo[i], out_hi[i] = choose(k, rows[i], trick, legal_lo[i], legal_hi[i], t, public)
+    ``legal_lo``/``_hi`` (M,) uint64 in, their cards ``out_lo``/``_hi`` (M,) out. Compiled
+    once for every number of players, unlike :func:`play_out`: a decision at the table is a
+    small part of any game's time (the searches and the playouts are the rest), and each
+    number of players compiled apart cost the tests' first run about 25 s of CPU more each."""
+    for i in range(rows.shape[0]):
+        out_lo[i], out_hi[i] = choose(k, rows[i], trick, legal_lo[i], legal_hi[i], t, public)
 
 
 @entry_point
