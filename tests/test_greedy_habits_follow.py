@@ -8,7 +8,7 @@ the taker and seat 1 defends (with 5 players the R♣ is then seat 4's, and seat
 side). The cards "out" are those seat 1 has not seen. Garde Sans."""
 
 import pytest
-from policy_helpers import first_card, hand_of
+from policy_helpers import card_played, deal_of, first_card, hand_of, play_position
 
 TAKER = {3: 2, 4: 2, 5: 0}
 LATER_OPPONENTS = {3: 1, 4: 1, 5: 3}
@@ -116,3 +116,63 @@ def test_with_5_players_only_a_known_ally_is_fed(called_holder, given):
     if not partner:
         hands[4] = "R♣"
     assert first_card(5, hands, taker, seat=1, script={0: "21"}, called="R♣") == given
+
+
+# --- win_cheaply: a void shown counts, and the Petit only where it is safe -----------------------
+
+TAKER_HAND = "R♥ 3♥ 1♥ 2♠ 11 12 13 14 15 16 R♦ D♦ C♦ V♦ 10♦ 9♦ 8♦ 7♦ 6♦ 5♦ 4♦ 3♦ 2♦ 1♦"
+SEAT_2 = "2 1♠ 3 4 6 7 8 9 10 R♣ D♣ C♣ V♣ 10♣ 9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣ 1♣ 17 18"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize(
+    ("seat_2_plays", "played"),
+    [("D♥", "R♥"), ("2", "1♥")],
+    ids=["nobody-showed-a-void-the-king-wins", "seat-2-trumped-hearts-the-least"],
+)
+def test_the_taker_wins_with_his_king_unless_a_later_defender_has_shown_a_void(
+    players, seat_2_plays, played
+):
+    # Trick 1: seat 0 leads 2♥, the taker (seat 1) gives 3♥, seat 2 takes with D♥ or trumps
+    # with his 2, void in hearts. Trick 2: seat 2 leads 1♠, which seat 0 wins with R♠. Trick
+    # 3: seat 0 leads 4♥. Enough hearts are out for the defenders after the taker to follow;
+    # his king wins unless seat 2, who has shown he has none, is there to trump it: then the
+    # taker gives his 1♥.
+    hands = {0: "2♥ R♠ 4♥", 1: hand_of(players, TAKER_HAND), 2: hand_of(players, SEAT_2)}
+    hands[2] = hands[2].replace("2 ", f"{seat_2_plays} ", 1)
+    script = {0: "2♥ R♠ 4♥", 1: "3♥ 2♠", 2: f"{seat_2_plays} 1♠"}
+    for seat in range(3, players):
+        hands[seat] = script[seat] = f"{seat + 3}♥ {seat}♠"
+    called = "R♦" if players == 5 else None  # the taker's own king: he plays alone
+    deal = deal_of(hands, players=players)
+    playout = play_position(deal, taker=1, script=script, called=called)
+    assert card_played(playout, seat=1, trick=3) == played
+
+
+TRUMPING_TAKER = "1 5 R♥ D♥ C♥ V♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥ 1♥ R♦ D♦ C♦ V♦ 10♦ 9♦ 8♦ 7♦"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize(
+    ("last", "played"),
+    [(True, "1"), (False, "5")],
+    ids=["last-the-petit-cannot-be-overtrumped", "a-defender-after-him-may-overtrump-the-5"],
+)
+def test_the_taker_void_trumps_with_the_petit_only_when_nobody_can_overtrump(players, last, played):
+    # Seat 0 leads 1♠; the taker, void in spades, holds two trumps: the Petit and the 5. Last
+    # to play, he wins with the Petit, which nobody can take. With defenders after him who may
+    # hold higher trumps, he trumps with his 5: the Petit would be overtrumped and lost.
+    taker = players - 1 if last else 1
+    hands = {0: "1♠", taker: hand_of(players, TRUMPING_TAKER)}
+    script = {0: "1♠"}
+    for seat in range(1, taker):
+        hands[seat] = script[seat] = f"{seat + 1}♠"
+    called = "R♦" if players == 5 else None  # the taker's own king: he plays alone
+    assert first_card(players, hands, taker, seat=taker, script=script, called=called) == played
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_ally_does_not_overtake_his_allys_trick_even_unsure(players):
+    # Seat 0 leads V♦, which an opponent after seat 1 may beat (D♦ and C♦ are out). Seat 1
+    # could win safely with his R♦, but the trick is his own side's: he gives his 2♦.
+    assert seat_1_plays(players, "V♦", "R♦ 2♦") == "2♦"
