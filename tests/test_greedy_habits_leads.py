@@ -86,3 +86,23 @@ def test_the_defender_leads_low_from_his_longest_suit_that_has_a_low_card(player
     # heart to lead: he leads low from the first suit of two, 2♠, not V♥.
     hand = "D♥ C♥ V♥ 2♠ 3♠ 2♦ 3♦ 2♣ 3♣ 1 2 3 5 6 7 8 10 12 14 15 16 18 19 Excuse"
     assert first_lead(players, hand, taker=1, called="R♣") == "2♠"
+
+
+# --- excuse_before_the_end: the 17th of 18 tricks, not before ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("suited", "excuse_in", "chelem"),
+    [("2♠", 17, 0), ("R♠", 18, 1)],
+    ids=["lost-a-trick-the-excuse-in-the-17th", "won-every-trick-the-excuse-wins-the-18th"],
+)
+def test_with_4_players_the_taker_plays_the_excuse_in_the_17th_trick_unless_he_won_every_trick(
+    suited, excuse_in, chelem
+):
+    # Every trump from 6 to 21, the Excuse and 2♠ or R♠. With 2♠ he loses a trick: kept to
+    # the last trick, the Excuse would go to the defence, so it goes in the 17th, not sooner.
+    # With R♠ he wins every trick, and the Excuse led to the 18th wins it.
+    trumps = " ".join(str(rank) for rank in range(6, 22))
+    playout = play_position(deal_of({0: f"{trumps} Excuse {suited}"}), taker=0, script={})
+    assert card_played(playout, seat=0, trick=excuse_in) == "Excuse"
+    assert playout.chelem[0] == chelem
