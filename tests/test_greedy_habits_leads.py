@@ -1,7 +1,7 @@
 """The greedy's habits when leading (analyzer/players/habits.py), each limit with 3, 4 and 5
 players: draw trumps as taker only (draw_trumps), hunt the Petit only while an opponent may hold
-it (hunt_the_petit), and lead low only from a suit with a low card (lead_low).
-
+it (hunt_the_petit), lead low only from a suit with a low card (lead_low), play the Excuse by the
+second-to-last trick (excuse_before_the_end), cash a master once no trump is out (cash_masters).
 Every deal is written by hand in the card notation; seat 0 leads the first trick (with 5 players
 not in the called suit, but with the king). Garde Sans, so the taker plays the hand he was dealt.
 """
@@ -106,3 +106,26 @@ def test_with_4_players_the_taker_plays_the_excuse_in_the_17th_trick_unless_he_w
     playout = play_position(deal_of({0: f"{trumps} Excuse {suited}"}), taker=0, script={})
     assert card_played(playout, seat=0, trick=excuse_in) == "Excuse"
     assert playout.chelem[0] == chelem
+
+
+# --- cash_masters: once no trump is out, every master passes ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rounds", "led"),
+    [(3, "18"), (4, "R♥")],
+    ids=["the-petit-still-out-draw-it", "no-trump-left-the-king-passes-though-few-hearts-are-out"],
+)
+def test_with_5_players_once_the_trumps_are_drawn_the_taker_cashes_his_king(rounds, led):
+    # The taker, seat 0, leads 21, 20, 19 and 18; the four others hold the thirteen trumps from
+    # 1 to 13, seat 1 four of them, the others three. While one is out he draws it. Once none is
+    # left, R♥ passes although only seven hearts are out, too few for the four others to follow.
+    taker = "21 20 19 18 17 16 15 14 R♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥"
+    trumps = {1: "4 3 2 1", 2: "7 6 5 1♣", 3: "10 9 8 2♣", 4: "13 12 11 3♣"}
+    hands = {0: taker, **trumps}
+    hands[1] += " R♦"  # the called king: seat 1 is the taker's partner
+    script = {seat: " ".join(cards.split()[:rounds]) for seat, cards in trumps.items()}
+    script[0] = " ".join(taker.split()[:rounds])
+    deal = deal_of(hands, chien="1♠ 2♠ 3♠", players=5)
+    playout = play_position(deal, taker=0, script=script, called="R♦")
+    assert card_played(playout, seat=0, trick=rounds + 1) == led
