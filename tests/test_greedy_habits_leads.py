@@ -2,6 +2,7 @@
 players: draw trumps as taker only (draw_trumps), hunt the Petit only while an opponent may hold
 it (hunt_the_petit), lead low only from a suit with a low card (lead_low), play the Excuse by the
 second-to-last trick (excuse_before_the_end), cash a master once no trump is out (cash_masters).
+
 Every deal is written by hand in the card notation; seat 0 leads the first trick (with 5 players
 not in the called suit, but with the king). Garde Sans, so the taker plays the hand he was dealt.
 """
