@@ -8,7 +8,17 @@ not in the called suit, but with the king). Garde Sans, so the taker plays the h
 """
 
 import pytest
-from policy_helpers import card_played, deal_of, first_card, hand_of, play_position
+from policy_helpers import (
+    card_played,
+    deal_of,
+    end_position,
+    first_card,
+    first_choice,
+    hand_of,
+    play_position,
+)
+
+from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 
 
 def first_lead(players: int, hand: str, taker: int, called: str = "R♥", **others: str) -> str:
@@ -130,3 +140,18 @@ def test_with_5_players_once_the_trumps_are_drawn_the_taker_cashes_his_king(roun
     deal = deal_of(hands, chien="1♠ 2♠ 3♠", players=5)
     playout = play_position(deal, taker=0, script=script, called="R♦")
     assert card_played(playout, seat=0, trick=rounds + 1) == led
+
+
+# --- lead_low: with neither a suited card nor a middle trump, the Petit and the Excuse last ------
+
+END_HANDS = {0: "1 21 Excuse", 1: "R♠ 5♠ 4♠", 2: "3♠ 2♠ 6♠", 3: "7♠ 8♠ 9♠", 4: "10♠ V♠ C♠"}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_holding_the_petit_the_21_and_the_excuse_the_defender_leads_the_21(players):
+    # Three tricks to go, seat 0 to lead, defending: the Petit would fall to any trump, and the
+    # Excuse is kept for the second-to-last trick; he leads the 21.
+    kept = {seat: END_HANDS[seat] for seat in range(players)}
+    called = "R♦" if players == 5 else None
+    data = end_position(players, "garde_sans", 1, 0, kept, seed=3, called=called)
+    assert first_choice(data, GreedyPolicy(), runs=2) == {"21"}
