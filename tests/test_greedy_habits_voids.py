@@ -16,14 +16,15 @@ TAKER = {
     4: "2 3 4 5 6 7 8 9 1♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ V♥ C♥ D♥",
     5: "2 3 4 5 6 1♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ V♥ C♥ D♥",
 }
-# Seat 0's spades (three) are given by each test; diamonds are his longest suit.
+# Seat 0's spades (three), and any trumps, are given by each test; diamonds are his longest suit.
 DEFENDER = "1♦ 10♦ 9♦ 8♦ 7♦ 6♦ R♥ 2♣ 3♣ 4♣ 5♣ 6♣ 10 11 12 13 14 15 D♦ C♦ V♦"
 
 
-def seat_0_leads_trick_3(players: int, spades: str, opening: str) -> str:
-    """The card seat 0 leads to trick 3, after the taker has trumped his ``opening`` lead."""
+def seat_0_leads_trick_3(players: int, cards: str, opening: str) -> str:
+    """The card seat 0, holding ``cards`` and :data:`DEFENDER`'s, leads to trick 3, after the
+    taker has trumped his ``opening`` lead."""
     suit = opening[-1]
-    hands = {0: hand_of(players, spades, DEFENDER), 1: TAKER[players]}
+    hands = {0: hand_of(players, cards, DEFENDER), 1: TAKER[players]}
     script = {0: f"{opening} R♥", 1: "2 1♥"}
     for seat in range(2, players):
         hands[seat] = f"{seat + 1}{suit} {seat}♥"
@@ -87,3 +88,14 @@ def test_a_taker_who_cannot_trump_is_not_forced(players, led):
         hands[4] += " R♣"
     playout = play_position(deal_of(hands, players=players), taker=1, script=script, called=called)
     assert card_played(playout, seat=0, trick=2) == led
+
+
+HUNTING_TRUMPS = {3: "15 16 17 18 19 20 21", 4: "17 18 19 20 21", 5: "18 19 20 21"}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_defence_forces_the_taker_before_hunting_the_petit(players):
+    # Seat 0 also holds enough trumps to hunt the Petit (7, 5 or 4 for 3, 4 or 5 players), the
+    # Petit being out. Making the taker trump comes first: seat 0 leads 2♠, not his 21.
+    cards = f"1♠ R♠ 2♠ {HUNTING_TRUMPS[players]}"
+    assert seat_0_leads_trick_3(players, cards, "1♠") == "2♠"
