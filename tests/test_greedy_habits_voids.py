@@ -20,17 +20,18 @@ TAKER = {
 DEFENDER = "1♦ 10♦ 9♦ 8♦ 7♦ 6♦ R♥ 2♣ 3♣ 4♣ 5♣ 6♣ 10 11 12 13 14 15 D♦ C♦ V♦"
 
 
-def seat_0_leads_trick_3(players: int, cards: str, opening: str) -> str:
+def seat_0_leads_trick_3(players: int, cards: str, opening: str, partner: bool = False) -> str:
     """The card seat 0, holding ``cards`` and :data:`DEFENDER`'s, leads to trick 3, after the
-    taker has trumped his ``opening`` lead."""
+    taker has trumped his ``opening`` lead; with 5 players, as the taker's ``partner`` (holding
+    the called R♣) or not."""
     suit = opening[-1]
-    hands = {0: hand_of(players, cards, DEFENDER), 1: TAKER[players]}
+    hands = {0: hand_of(players, "R♣ " * partner + cards, DEFENDER), 1: TAKER[players]}
     script = {0: f"{opening} R♥", 1: "2 1♥"}
     for seat in range(2, players):
         hands[seat] = f"{seat + 1}{suit} {seat}♥"
         script[seat] = f"{seat + 1}{suit} {seat}♥"
     called = "R♣" if players == 5 else None
-    if called:
+    if called and not partner:
         hands[4] += " R♣"
     deal = deal_of(hands, players=players)
     playout = play_position(deal, taker=1, script=script, called=called)
@@ -99,3 +100,15 @@ def test_the_defence_forces_the_taker_before_hunting_the_petit(players):
     # Petit being out. Making the taker trump comes first: seat 0 leads 2♠, not his 21.
     cards = f"1♠ R♠ 2♠ {HUNTING_TRUMPS[players]}"
     assert seat_0_leads_trick_3(players, cards, "1♠") == "2♠"
+
+
+@pytest.mark.parametrize(
+    ("partner", "led"), [(False, "2♠"), (True, "1♦")], ids=["defender-forces", "partner-leads-low"]
+)
+def test_with_5_players_the_partner_does_not_force_his_own_taker(partner, led):
+    # Seat 0 has seen the taker trump a spade; he holds seven clubs (too many for a club king
+    # to pass), four spades and two diamonds. A defender leads 2♠ to make the taker trump
+    # again. As the taker's partner (the seventh club is the called R♣), seat 0 leads low from
+    # his shortest suit, diamonds.
+    cards = "2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 1♠ V♠ 2♠ 10♠ 9♠ R♥ 1♦ 10♦"
+    assert seat_0_leads_trick_3(5, cards if partner else f"8♣ {cards}", "1♠", partner) == led
