@@ -176,3 +176,10 @@ def test_the_ally_does_not_overtake_his_allys_trick_even_unsure(players):
     # Seat 0 leads V♦, which an opponent after seat 1 may beat (D♦ and C♦ are out). Seat 1
     # could win safely with his R♦, but the trick is his own side's: he gives his 2♦.
     assert seat_1_plays(players, "V♦", "R♦ 2♦") == "2♦"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_void_under_his_allys_unsure_trick_with_the_petit_and_the_21_he_plays_the_21(players):
+    # Seat 0 leads V♦, which an opponent may beat. Seat 1, void in diamonds, must trump, and
+    # holds only the Petit and the 21: the Petit could be lost, the 21 cannot.
+    assert seat_1_plays(players, "V♦", "1 21") == "21"
