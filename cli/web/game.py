@@ -133,6 +133,14 @@ def _cards(value: Any, where: str) -> tuple[int, ...]:
         raise InputError(f"{where}: {error}") from None
 
 
+GAME_ECART_SAMPLES = 96
+"""Deals of the game's écart advice: one round of the command's race (a few seconds, not its
+ten), so that the advised écart is one click away; it keeps the usual écart unless another
+beats it clearly."""
+GAME_REVIEW_SAMPLES = 100
+"""Deals per card of the game's review (the command's 500 took 15–53 s for a taker)."""
+
+
 def view(state: Deal) -> dict:
     """What the player sees of ``state`` (:func:`.game_view.public_view`), what is asked now,
     and at the end the record and the score sheet."""
@@ -149,7 +157,12 @@ def view(state: Deal) -> dict:
         shown["record"] = record
         shown["result"] = record["result"]
         shown["scores"] = record["result"]["scores"]
-        shown["review"] = {"record": record, "seat": str(state.seat), **_tables(state)}
+        shown["review"] = {
+            "record": record,
+            "seat": str(state.seat),
+            **_tables(state),
+            "samples": GAME_REVIEW_SAMPLES,
+        }
     return shown
 
 
@@ -181,6 +194,7 @@ def _asked(state: Deal) -> dict | None:
             "position": state.seat + 1,
             **({"called": format_card(state.called)} if state.called is not None else {}),
             **_tables(state),
+            "samples": GAME_ECART_SAMPLES,
         }
         return {
             "kind": "ecart",
