@@ -2,7 +2,7 @@
 
 numba counts the references to every array a compiled function takes, at every inlined call:
 two calls into its runtime per array, which stay in the loops over the deals (its pruning
-does not reach them). On the table's bundle of 31 arrays they made a greedy playout six
+does not reach them). On the table's bundle of 31 arrays they made a greedy playout eight
 times slower. The kernels' entry points (:func:`.words.entry_point`) hand the kernels they
 call a :class:`View` of each C-contiguous array instead: its data pointer and shape, and
 nothing to count. The kernels use arrays only as views can be used — an element read or
@@ -130,7 +130,7 @@ def _row(typingctx: Any, view: View, index: types.Integer) -> tuple[Any, Any]:
         shape = [
             builder.extract_value(builder.extract_value(value, 1), i) for i in range(1, view.ndim)
         ]
-        size = ir.Constant(ir.IntType(64), 1)
+        size = ir.Constant(context.get_value_type(types.intp), 1)
         for extent in shape:
             size = builder.mul(size, extent)
         at = context.cast(builder, at, signature.args[1], types.intp)
