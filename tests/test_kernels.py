@@ -78,6 +78,32 @@ def test_a_kernel_that_cannot_be_cached_runs_as_it_is(monkeypatch):
     monkeypatch.setattr(words, "_compiling", True)
     assert words.kernel(twice) is twice
     assert not words.compiled()
+    monkeypatch.setattr(words, "_compiling", True)
+    assert words.entry_point(twice) is twice
+    assert not words.compiled()
+
+
+def test_an_entry_point_whose_call_cannot_be_cached_runs_as_it_is(monkeypatch):
+    """The kernel compiles, the call that hands it its views cannot keep its machine code: the
+    entry point is the plain function, not a compiled call to a kernel left half set up."""
+    compiled = []
+
+    def kernel_only(**options):
+        def decorate(function):
+            if compiled:
+                raise RuntimeError("cannot cache function: no locator available")
+            compiled.append(function)
+            return function
+
+        return decorate
+
+    def thrice(x):
+        return 3 * x
+
+    monkeypatch.setattr(words, "njit", kernel_only)
+    monkeypatch.setattr(words, "_compiling", True)
+    assert words.entry_point(thrice) is thrice
+    assert thrice(2) == 6
 
 
 class Witness:

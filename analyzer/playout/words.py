@@ -1,4 +1,4 @@
-r"""One-word card sets, and the per-deal kernels' compiler.
+"""One-word card sets, and the per-deal kernels' compiler.
 
 The engine's steps of play — the legal cards (:mod:`vector_rules`), laying a card down and turning
 to the next trick (:mod:`trick`, with :func:`knowledge.observe`), closing a trick (:mod:`tally`)
@@ -8,8 +8,8 @@ plays whole playouts as one loop of them (:func:`~..players.greedy.play_out`). :
 compiles them with numba when it can (a greedy decision of 10 deals: 10 µs instead of a quarter
 of a millisecond as numpy array operations); without numba, or where it cannot keep its machine
 code (no writable ``__pycache__``), the same code runs uncompiled, to the same cards, far more
-slowly. ``NUMBA_DISABLE_JIT=1`` forces that path. Python calls them through
-:func:`entry_point`\ s, which hand them views of their arrays (:mod:`.unowned`) on which they
+slowly. ``NUMBA_DISABLE_JIT=1`` forces that path. Python calls them through an
+:func:`entry_point`, which hands them views of their arrays (:mod:`.unowned`) on which they
 count no references.
 
 numba keeps a kernel's machine code until the kernel's own file changes, not the files of the
@@ -102,7 +102,10 @@ def entry_point(function: Callable) -> Callable:
     enter.__qualname__ = f"{name}__entry__k{DIGEST}"
     enter.__module__ = function.__module__
     enter.__doc__ = function.__doc__
-    return njit(cache=True, nogil=True)(enter)
+    try:
+        return njit(cache=True, nogil=True)(enter)
+    except RuntimeError:  # no folder beside this file for its machine code: run it uncompiled
+        return function
 
 
 def _enter(*arguments: Any) -> Any:
