@@ -7,45 +7,26 @@ target size)."""
 from __future__ import annotations
 
 import pytest
-from test_web_page import browser  # noqa: F401  (the fixture: Debian's chromium, or skipped)
+from web_browser import BOTH_SIZES, PHONE, browser, layout_faults  # noqa: F401  (browser: fixture)
 from web_helpers import serve  # noqa: F401  (serve: the fixture url)
 
 pytestmark = pytest.mark.slow  # a browser, a deal of clicks
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 CHOICES = (
     '[data-testid="bid-garde"]',
     '[data-testid="bid-pass"]',
     '[data-testid="ecart-advised"]',
     '[data-testid="legal-card"]',
 )
-TOO_SMALL = """() => [...document.querySelectorAll(
-    '#game-panel button, #game-panel input, #game-panel a, #game-panel select')]
-  .filter((e) => e.offsetParent !== null)
-  .map((e) => [e.dataset.testid || e.dataset.card || e.textContent, e.getBoundingClientRect()])
-  .filter(([, r]) => r.width < 24 || r.height < 24)
-  .map(([name, r]) => `${name} ${r.width}×${r.height}`)"""
-TOO_WIDE = """(width) => [...document.querySelectorAll('#game *')]
-  .filter((e) => e.offsetParent !== null && !e.closest('#game-review'))
-  .filter((e) => e.getBoundingClientRect().right > width + 0.5)
-  .map((e) => e.id || e.className || e.tagName)"""
 
 
-def check_fits(page) -> None:
-    width = page.viewport_size["width"]
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    assert page.evaluate(TOO_WIDE, width) == []
-    assert page.evaluate(TOO_SMALL) == []
-
-
-@pytest.mark.parametrize("screen", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_a_whole_deal_against_the_computer(browser, url, screen) -> None:  # noqa: F811
-    page = browser.new_page(viewport=screen)
+@BOTH_SIZES
+def test_a_whole_deal_against_the_computer(browser, url, size) -> None:  # noqa: F811
+    page = browser.new_page(viewport=size)
     page.goto(f"{url}/?players=4&play=computer&seed=23&table=greedy")
     page.wait_for_selector('[data-testid="bid-pass"]')
     assert page.locator("#hand-panel").is_hidden()  # the game has the page to itself
-    check_fits(page)
+    assert layout_faults(page) == []
     turns = 0
     assert page.locator('[data-testid="deal-over"], [data-testid="review"]').count() == 0
     while not page.locator('[data-testid="deal-over"]').count():
@@ -57,7 +38,7 @@ def test_a_whole_deal_against_the_computer(browser, url, screen) -> None:  # noq
         if choice.endswith('card"]') and turns == 0:
             assert page.locator("#game-poignee").is_visible()  # seed 23: a poignée in hand
             page.check("#game-poignee")
-            check_fits(page)
+            assert layout_faults(page) == []
         clicked.click()
         page.wait_for_function("(e) => !e.isConnected", arg=clicked, timeout=120_000)
         turns += choice.endswith('card"]')
@@ -70,7 +51,7 @@ def test_a_whole_deal_against_the_computer(browser, url, screen) -> None:  # noq
     assert "Running score over" in page.inner_text('[data-testid="deal-over"]')
     page.wait_for_selector('[data-testid="review"]', timeout=120_000)
     assert page.locator('[data-testid="review"] .seat-review').count() == 1
-    check_fits(page)
+    assert layout_faults(page) == []
     page.close()
 
 

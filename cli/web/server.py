@@ -19,7 +19,7 @@ import sys
 import threading
 import traceback
 import webbrowser
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,13 +28,14 @@ from typing import Any
 
 import click
 
-from tarot_advisor.analyzer.cards import N_CARDS, CardError, format_card, parse_cards, sort_cards
+from tarot_advisor.analyzer.cards import N_CARDS, CardError, parse_cards
 from tarot_advisor.analyzer.game import PLAYER_COUNTS, chien_size, hand_size
 from tarot_advisor.analyzer.parallel import start_workers, stop_workers, watched
 from tarot_advisor.cli.errors import InputError, fail
 from tarot_advisor.cli.options import command
 from tarot_advisor.cli.review import review_document
 from tarot_advisor.cli.web import api, game, table
+from tarot_advisor.cli.web.game_view import names
 from tarot_advisor.cli.web.jobs import KINDS, Busy, Cancelled, Jobs
 
 MAX_BODY = 1_000_000
@@ -91,16 +92,12 @@ def _cards(body: Any) -> str:
         cards = parse_cards(body["cards"])
     except CardError as error:
         raise InputError(str(error)) from None
-    return json.dumps({"cards": _names(sort_cards(cards))}, ensure_ascii=False)
-
-
-def _names(cards: Iterable[int]) -> list[str]:
-    return [format_card(card) for card in cards]
+    return json.dumps({"cards": names(cards)}, ensure_ascii=False)
 
 
 DECK = json.dumps(
     {
-        "cards": _names(sort_cards(range(N_CARDS))),
+        "cards": names(range(N_CARDS)),
         "hand": {players: hand_size(players) for players in PLAYER_COUNTS},
         "chien": {players: chien_size(players) for players in PLAYER_COUNTS},
     },
