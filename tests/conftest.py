@@ -34,28 +34,37 @@ from tarot_advisor.analyzer.playout.deal import deal
 from tarot_advisor.analyzer.playout.engine import play
 from tarot_advisor.analyzer.search.lookahead import LookaheadPolicy
 
-players = int(sys.argv[1])
-rng = np.random.default_rng(1)
-called = {"called": np.full(2, parse_cards(["R♠"])[0])} if players == 5 else {}
-for taker, defence in ((LookaheadPolicy(side="taker"), GreedyPolicy()), (GreedyPolicy(), None)):
-    cards = deal(rng, 2, players, reject_petit_sec=True)
-    play(cards, 0, Contract.GARDE, taker, defence, rng=rng, **called)
+searching = sys.argv[1] == "every"
+for players in map(int, sys.argv[2:]):
+    rng = np.random.default_rng(1)
+    called = {"called": np.full(2, parse_cards(["R♠"])[0])} if players == 5 else {}
+    tables = [(GreedyPolicy(), None)]
+    if searching:
+        tables.insert(0, (LookaheadPolicy(side="taker"), GreedyPolicy()))
+        searching = False
+    for taker, defence in tables:
+        cards = deal(rng, 2, players, reject_petit_sec=True)
+        play(cards, 0, Contract.GARDE, taker, defence, rng=rng, **called)
 """
-"""A lookahead's game and a greedy's, to the end: every kernel compiled for ``argv[1]`` players."""
+"""Games to the end for the numbers of players ``argv[2:]``: with ``argv[1] == "every"`` the
+first number gets a lookahead's game, which compiles every kernel; the others only the greedy's,
+which compiles the kernels specialised by the number of players (the greedy's ``play_out``)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Compile the kernels the tests need, for every number of players, before the tests start:
-    one process per number, side by side. After a change to the engine's sources each test
-    worker would otherwise compile every number itself, the same minute of CPU per number done
-    in every worker."""
+    """Compile the kernels the tests need, for every number of players, before the tests start,
+    in two processes side by side: one compiles every kernel and the first number's playout,
+    the other the other numbers' playouts. Every kernel is compiled once, and the two halves
+    take about the same CPU (about a minute each from nothing). After a change to the engine's
+    sources each test worker would otherwise compile every number itself."""
     if hasattr(config, "workerinput") or not words.compiled():
         return
     missing = [players for players in PLAYER_COUNTS if not words.kept_for(players)]
     if missing:
         sys.stderr.write(f"Compiling the engine for {missing} players (once after a change)…\n")
+        halves = [["every", str(missing[0])], ["greedy", *map(str, missing[1:])]]
         compiling = [
-            subprocess.Popen([sys.executable, "-c", COMPILE, str(players)]) for players in missing
+            subprocess.Popen([sys.executable, "-c", COMPILE, *half]) for half in halves if half[1:]
         ]
         for process in compiling:
             process.wait()  # a failure shows again, in the tests that compile what it could not

@@ -25,6 +25,8 @@ from tarot_advisor.reports.thresholds import agreement, confusion
 from tarot_advisor.reports.thresholds_fit import fit_thresholds
 from tarot_advisor.reports.thresholds_folder import assemble, run_study
 
+pytestmark = pytest.mark.slow  # a picture's readability, not a rule, a habit or a limit
+
 POWER_OF_TEN = re.compile(r"\de[-+]?\d")
 
 

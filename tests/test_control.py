@@ -139,6 +139,7 @@ def fitted(
     return fit(np.concatenate([survey[0], score]), np.concatenate([survey[1], control])).beta
 
 
+@pytest.mark.slow
 def test_halves_steadied_by_betas_fitted_on_each_other_stay_unbiased() -> None:
     # As the focus does: each half's β fitted on a survey of 32 and the other half's first 50,
     # none of its own, on three covariates (the greedy's score, the chien's points, and one
@@ -169,6 +170,7 @@ def test_halves_steadied_by_betas_fitted_on_each_other_stay_unbiased() -> None:
     assert means.std(ddof=1) == pytest.approx(np.mean(reported), rel=0.06)
 
 
+@pytest.mark.slow
 def test_steadied_estimates_average_to_the_true_mean_with_the_error_they_report() -> None:
     # Scores as a deal's luck (shared with the control) plus the player's own noise: E = 100,
     # correlation 0.6 with the control. 2,000 analyses, each fitting β on a survey of 64 and
@@ -218,6 +220,7 @@ def test_the_mean_of_the_halves_is_the_mean_of_their_means_its_spread_both_halve
     assert halves_mean(values).mean == pytest.approx(72.0)  # one half: the plain mean
 
 
+@pytest.mark.slow
 def test_halves_sized_by_each_other_stay_unbiased_where_a_focus_sized_by_itself_does_not() -> None:
     # A contract made 9 times in 10 (+100, else −300: E = 60). A focus sized by the spread of
     # its own first round runs longer when that round was unlucky, which dilutes the bad luck:

@@ -204,6 +204,7 @@ print(caller())
 """
 
 
+@pytest.mark.slow
 def test_a_kernel_changed_in_another_file_never_leaves_its_compiled_caller_stale(tmp_path):
     # numba checks only the caller's own file: a habit changed in habits.py would leave
     # greedy.py's compiled caller as it was, but for the digest the kernels' names carry.

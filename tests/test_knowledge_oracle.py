@@ -173,8 +173,30 @@ def engine_deals(players: int, contract: Contract, seed: int, n_deals: int, step
     return records(playout), spy.seen
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
-@pytest.mark.parametrize("contract", list(Contract), ids=lambda c: c.value)
+QUICK = {
+    (3, Contract.GARDE),
+    (4, Contract.PRISE),
+    (4, Contract.GARDE_CONTRE),
+    (5, Contract.GARDE),
+    (5, Contract.GARDE_SANS),
+}
+"""The cases the fast tier keeps: every number of players, every contract, the chien shown and
+not, the called king; the slow tier plays the other seven too."""
+
+
+@pytest.mark.parametrize(
+    ("players", "contract"),
+    [
+        pytest.param(
+            players,
+            contract,
+            marks=() if (players, contract) in QUICK else pytest.mark.slow,
+            id=f"{contract.value}-{players}",
+        )
+        for contract in Contract
+        for players in (3, 4, 5)
+    ],
+)
 def test_the_engine_knows_what_the_oracle_knows(players: int, contract: Contract) -> None:
     seed = 1000 * players + list(Contract).index(contract)
     rng = np.random.default_rng(seed)

@@ -161,13 +161,13 @@ class CheckedLookahead(LookaheadPolicy):
     ("players", "contract", "announced"),
     [
         (4, Contract.GARDE, False),
-        (4, Contract.PRISE, True),
-        (4, Contract.GARDE_CONTRE, False),
-        (3, Contract.GARDE_SANS, False),
+        pytest.param(4, Contract.PRISE, True, marks=pytest.mark.slow),
+        pytest.param(4, Contract.GARDE_CONTRE, False, marks=pytest.mark.slow),
+        pytest.param(3, Contract.GARDE_SANS, False, marks=pytest.mark.slow),
         (3, Contract.GARDE, True),
-        (5, Contract.PRISE, False),
+        pytest.param(5, Contract.PRISE, False, marks=pytest.mark.slow),
         (5, Contract.GARDE, True),
-        (5, Contract.GARDE_SANS, False),
+        pytest.param(5, Contract.GARDE_SANS, False, marks=pytest.mark.slow),
         (5, Contract.GARDE_CONTRE, False),
     ],
 )

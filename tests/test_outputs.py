@@ -138,7 +138,10 @@ FULL_DISK = "Error: cannot write the output on stdout: No space left on device\n
         ["tarot-advise", "--version"],
         ["tarot-replay", str(DEALS)],
         ["tarot-play", str(POSITION), "--samples", "4"],
-        ["tarot-report", "duel", "--policy", "greedy", "--against", "random", "--deals", "4"],
+        pytest.param(
+            ["tarot-report", "duel", "--policy", "greedy", "--against", "random", "--deals", "4"],
+            marks=pytest.mark.slow,  # the same writer as the others, behind a pool's start
+        ),
     ],
     ids=["advise", "advise-json", "help", "version", "replay", "play", "duel"],
 )
@@ -371,6 +374,7 @@ def _interrupt(arguments: list[str], started) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_duel_on_two_workers() -> None:
     result = _interrupt(
         ["duel", "--policy", "greedy", "--against", "random", "--deals", "300000", "--jobs", "2"],
@@ -379,6 +383,7 @@ def test_ctrl_c_stops_a_duel_on_two_workers() -> None:
     assert (result.returncode, result.stdout, result.stderr) == (130, "", "Error: interrupted\n")
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_finished_chunks_of_a_study(tmp_path: Path) -> None:
     out = tmp_path / "t"
     result = _interrupt(

@@ -373,8 +373,14 @@ def test_resuming_over_a_damaged_chunk_is_one_sentence_naming_it(
     result = _run_cli(out, "--resume")
     one_error_line(result, f"{path} is damaged ({what})", "delete it", "--resume")
     assert _files(out) == before  # no hands.csv, report or chunk rewritten from a damaged chunk
-    # As the sentence says: without the damaged file, resuming computes it again.
-    path.unlink()
+
+
+def test_without_its_damaged_chunk_a_study_resumes_to_the_same_hands(small_study, tmp_path):
+    # As the sentence above says: delete the damaged file, and resuming computes it again.
+    out = _copy(small_study, tmp_path / "damaged")
+    chunk_path(out, 1).write_text("", encoding="utf-8")
+    assert _run_cli(out, "--resume").exit_code != 0
+    chunk_path(out, 1).unlink()
     assert _run_cli(out, "--resume").exit_code == 0
     assert (out / "hands.csv").read_bytes() == (small_study / "hands.csv").read_bytes()
 

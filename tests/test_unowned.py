@@ -80,6 +80,7 @@ def table():
     return _garde()
 
 
+@pytest.mark.slow
 def test_a_trick_is_turned_counting_no_references(table):
     """:func:`trick.turn_all` on the table's bundles: through views, no reference is counted;
     the same kernel on the arrays themselves counts 78 (the check can see counting)."""
@@ -92,6 +93,7 @@ def test_a_trick_is_turned_counting_no_references(table):
     assert _references_counted(on_arrays) > 0
 
 
+@pytest.mark.slow
 def test_a_card_is_laid_down_counting_no_references(table):
     """:func:`trick.lay_down_all`, the cards seen by everyone included: the same card in every
     deal as through the compiled entry point."""

@@ -90,6 +90,7 @@ END_POSITION = constraints(
 )
 
 
+@pytest.mark.slow
 def test_every_world_of_an_end_position_is_equally_likely():
     worlds = enumerate_worlds(END_POSITION)
     assert len(worlds) > 20
@@ -97,6 +98,7 @@ def test_every_world_of_an_end_position_is_equally_likely():
     chi_square_is_uniform(worlds, drawn(lo, hi))
 
 
+@pytest.mark.slow
 def test_uniform_when_one_holder_must_take_what_others_cannot():
     # Only holder 1 may hold trumps: the 21 and the 7 are certainly there, the rest is free.
     c = constraints(
@@ -110,6 +112,7 @@ def test_uniform_when_one_holder_must_take_what_others_cannot():
     assert all({56 + 21 - 1, 56 + 7 - 1} <= set(world[1]) for world in drawn(lo, hi))
 
 
+@pytest.mark.slow
 def test_an_acceptance_test_keeps_the_law_uniform_on_what_it_accepts():
     def no_king_of_spades_for_holder_3(lo, hi, d):
         return (lo[:, 3] & np.uint64(card_set(parse_cards("R♠"))[0])) == 0
@@ -122,6 +125,7 @@ def test_an_acceptance_test_keeps_the_law_uniform_on_what_it_accepts():
     chi_square_is_uniform(worlds, drawn(lo, hi))
 
 
+@pytest.mark.slow
 def test_uniform_when_holders_may_take_the_same_cards():
     # Holders 1 and 2 may take the same cards (counted as one, then shared out), 3 and 4 too,
     # holder 5 fewer.
