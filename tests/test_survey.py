@@ -271,7 +271,7 @@ def test_a_pair_left_out_keeps_its_first_rounds_numbers_and_says_so(greedy_searc
     # Passing and Prise/Garde are close after 32 samples; Garde Sans and Garde Contre are far
     # behind: they rest on the first round's 32 samples, the others on 64.
     hand = parse_hand("19 15 14 6 4 3 1 V♠ 6♠ 4♠ 1♠ 4♥ R♦ V♦ 4♦ R♣ C♣ 4♣")
-    analysis = analyse_hand(hand, seed=1, **GREEDY)
+    analysis = analyse_hand(hand, seed=2, **GREEDY)
     assert analysis.samples == SURVEY_SAMPLES and analysis.focus is not None
     assert analysis.focus.contracts == (Contract.PRISE, Contract.GARDE)
     assert analysis.contracts[Contract.GARDE_SANS].samples == SURVEY_ROUND
