@@ -16,6 +16,7 @@ from policy_helpers import (
     first_choice,
     hand_of,
     play_position,
+    suit_but,
 )
 
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
@@ -117,6 +118,33 @@ def test_with_4_players_the_taker_plays_the_excuse_in_the_17th_trick_unless_he_w
     playout = play_position(deal_of({0: f"{trumps} Excuse {suited}"}), taker=0, script={})
     assert card_played(playout, seat=0, trick=excuse_in) == "Excuse"
     assert playout.chelem[0] == chelem
+
+
+CHELEM_TAKER = "19 21 18 17 16 15 14 13 12 11 10 9 8 7 Excuse"  # his cards in trick order
+
+
+@pytest.mark.parametrize(
+    ("seat_2_trumps", "played"),
+    [("6", "7"), ("20", "Excuse")],
+    ids=["won-every-trick-himself-keeps-the-excuse", "his-unknown-partner-took-one-the-excuse"],
+)
+def test_with_5_players_before_the_called_king_appears_only_his_own_tricks_are_his_sides(
+    seat_2_trumps, played
+):
+    # The taker, seat 0, calls R♥ and leads 19, 21, then his trumps down to the 8; seat 2
+    # holds the R♥, the other hearts and one trump, and plays the king in the 15th trick only:
+    # until then nobody but seat 2 knows the sides. When seat 2's trump is the 6 (the 20 lies
+    # in the chien), the taker wins every trick: in the 14th he leads his 7 and keeps the
+    # Excuse to win the 15th. When it is the 20, seat 2 takes the 19 in trick 1 (and leads 1♥,
+    # which the taker trumps): his side has won every trick, but the taker cannot know it, so
+    # he plays the Excuse in the 14th.
+    seat_2 = f"{seat_2_trumps} 1♥ {suit_but('♥', 'R♥ 1♥')}"
+    hands = {0: CHELEM_TAKER, 2: f"{seat_2} R♥"}
+    script = {0: " ".join(CHELEM_TAKER.split()[:13]), 2: seat_2}
+    chien = "20" if seat_2_trumps == "6" else "6"
+    playout = play_position(deal_of(hands, chien, players=5), taker=0, script=script, called="R♥")
+    assert card_played(playout, seat=2, trick=15) == "R♥"
+    assert card_played(playout, seat=0, trick=14) == played
 
 
 # --- cash_masters: once no trump is out, every master passes ----------------------------------
