@@ -186,6 +186,28 @@ def test_the_taker_wins_with_his_king_unless_a_later_defender_has_shown_a_void(
     assert card_played(playout, seat=1, trick=3) == played
 
 
+TAKER_TRUMPS = "R♦ 21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 5 4 3"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_taker_wins_cheaply_when_the_one_after_him_showed_no_heart_and_no_trump(players):
+    # The taker plays second-to-last, the last seat after him. Trick 1: seat 0 leads 10♥, the
+    # seats between follow low, the taker gives 2♥, and the last seat discards 1♣: he has no
+    # heart, and no trump either, or he would have had to trump. Trick 2: seat 0 leads 3♥.
+    # The last seat can neither follow nor trump: the taker wins with his V♥, the cheapest
+    # heart that wins, not his king — nor his 1♥, as when that seat may trump (see above).
+    taker = players - 2
+    last = players - 1
+    hands = {0: "10♥ 3♥", taker: hand_of(players, "2♥ R♥ V♥ 1♥", TAKER_TRUMPS)}
+    hands[last] = hand_of(players, suit_but("♣"), suit_but("♠"))
+    script = {0: "10♥ 3♥", taker: "2♥", last: "1♣"}
+    for seat in range(1, taker):
+        hands[seat] = script[seat] = f"{seat + 3}♥ {seat + 5}♥"
+    called = "R♦" if players == 5 else None  # the taker's own king: he plays alone
+    playout = play_position(deal_of(hands, players=players), taker, script, called=called)
+    assert card_played(playout, seat=taker, trick=2) == "V♥"
+
+
 TRUMPING_TAKER = "1 5 R♥ D♥ C♥ V♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥ 1♥ R♦ D♦ C♦ V♦ 10♦ 9♦ 8♦ 7♦"
 
 
