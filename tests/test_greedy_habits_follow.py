@@ -230,6 +230,38 @@ def test_the_taker_void_trumps_with_the_petit_only_when_nobody_can_overtrump(pla
     assert first_card(players, hands, taker, seat=taker, script=script, called=called) == played
 
 
+DEFENDERS_TRUMPS = {1: "19 18", 2: "17 16", 3: "15 14"}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize(
+    ("unseen", "played"),
+    [("", "2"), ("9", "1")],
+    ids=["every-trump-seen-the-2-keeps-the-petit-for-the-end", "the-9-unseen-the-petit-wins-now"],
+)
+def test_the_taker_keeps_the_petit_for_the_last_trick_once_no_defender_may_hold_a_trump(
+    players, unseen, played
+):
+    # The taker, last to play, holds every trump from the Petit up but the 21, the 20 and the
+    # two that each other defender holds (seat 1 the 19 and 18, seat 2 the 17 and 16, ...).
+    # Seat 0 leads the 21 and the 20, and everyone plays his trumps (the taker his 11 and 10):
+    # the defence has none left. Trick 3: seat 0 leads 1♠, the taker has no spade. Nobody can
+    # take his Petit any more: he trumps with his 2 and keeps it for the last trick (the Petit
+    # au bout). When the 9 is in the chien, which he has not seen, a defender may hold it: the
+    # Petit, which wins this trick, is played now.
+    taker = players - 1
+    highest = 21 - 2 * (players - 1)
+    trumps = [str(n) for n in range(1, highest + 1) if str(n) not in ("11", "10", unseen)]
+    hands = {0: "21 20 1♠", taker: hand_of(players, "11 10 R♦", *trumps, suit_but("♥"))}
+    script = {0: "21 20 1♠", taker: "11 10"}
+    for seat in range(1, taker):
+        hands[seat] = script[seat] = f"{DEFENDERS_TRUMPS[seat]} {seat + 1}♠"
+    called = "R♦" if players == 5 else None  # the taker's own king: he plays alone
+    deal = deal_of(hands, unseen, players=players)
+    playout = play_position(deal, taker, script, called=called)
+    assert card_played(playout, seat=taker, trick=3) == played
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_ally_does_not_overtake_his_allys_trick_even_unsure(players):
     # Seat 0 leads V♦, which an opponent after seat 1 may beat (D♦ and C♦ are out). Seat 1
