@@ -9,7 +9,7 @@ With 5 players the taker calls R♣, seat 4's: seat 0 knows nobody's side. Garde
 """
 
 import pytest
-from policy_helpers import card_played, deal_of, hand_of, play_position
+from policy_helpers import card_played, deal_of, hand_of, play_position, suit_but
 
 TAKER = {
     3: "2 3 4 5 6 7 8 9 1♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ V♥ C♥ D♥ R♣ D♣ C♣ V♣ 10♣ 9♣",
@@ -58,6 +58,29 @@ def test_with_no_low_card_in_the_takers_void_the_defence_leads_low_elsewhere(pla
     # Seat 0's spades left are R♠ and V♠: no low spade to force the taker with, and a face
     # card led into his void would only be trumped. He leads low from his longest suit.
     assert seat_0_leads_trick_3(players, "1♠ R♠ V♠", "1♠") == "1♦"
+
+
+TWO_VOIDS_TAKER = "2 3 4 5 6 7 8 9 1♥ 9♥ 10♥ V♥ C♥ D♥"  # and clubs: no spade, no diamond
+FORCING_DEFENDER = "1♠ R♥ 1♦ 15 2♠ 3♠ 6♦ 7♦ 8♦ 9♦ 10♦ V♦ 10 11 12 13 14 9♠ 10♠ 16 17 18 19"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_taker_void_in_two_suits_is_forced_in_the_first_spades(players):
+    # Trick 1: seat 0 leads 1♠, the taker trumps with his 2. Trick 2: the taker leads 1♥, seat
+    # 0 wins with R♥. Trick 3: seat 0 leads 1♦, the taker trumps with his 3. Trick 4: the
+    # taker leads 9♥, seat 0, out of hearts, wins with his 15. The taker has shown a void in
+    # spades and one in diamonds, and seat 0 holds low cards of both: he forces the taker in
+    # the first of them in the order ♠ ♥ ♦ ♣, with 2♠, not 6♦.
+    hands = {0: hand_of(players, FORCING_DEFENDER)}
+    hands[1] = hand_of(players, TWO_VOIDS_TAKER, suit_but("♣", "R♣"))
+    script = {0: "1♠ R♥ 1♦ 15", 1: "2 1♥ 3 9♥"}
+    for seat in range(2, players):
+        hands[seat] = script[seat] = f"{seat + 2}♠ {seat}♥ {seat + 1}♦ {seat + 3}♥"
+    called = "R♣" if players == 5 else None
+    if called:
+        hands[4] += " R♣"
+    playout = play_position(deal_of(hands, players=players), taker=1, script=script, called=called)
+    assert card_played(playout, seat=0, trick=5) == "2♠"
 
 
 NO_TRUMPS = {
