@@ -170,6 +170,18 @@ def test_with_5_players_once_the_trumps_are_drawn_the_taker_cashes_his_king(roun
     assert card_played(playout, seat=0, trick=rounds + 1) == led
 
 
+TWO_KINGS = "R♠ 5♠ 2♠ R♣ 5♣ 1♣ C♦ 9♦ 4♦ 1♦ 8♥ 7♥ 3 8 14 V♥ 10♥ 6 9 11 13 16 17 19 20"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_of_two_kings_that_pass_the_defender_cashes_the_king_of_clubs(players):
+    # Seat 0, defending, leads to trick 1 holding R♠ and R♣, each with two small cards: eleven
+    # of each suit are out, enough for everyone to follow, and nobody has shown a void. Both
+    # kings pass; of two masters of one rank he cashes the one of the last suit in the order
+    # ♠ ♥ ♦ ♣, R♣.
+    assert first_lead(players, TWO_KINGS, taker=1) == "R♣"
+
+
 # --- lead_low: with neither a suited card nor a middle trump, the Petit and the Excuse last ------
 
 END_HANDS = {0: "1 21 Excuse", 1: "R♠ 5♠ 4♠", 2: "3♠ 2♠ 6♠", 3: "7♠ 8♠ 9♠", 4: "10♠ V♠ C♠"}
