@@ -19,6 +19,7 @@ from policy_helpers import (
     suit_but,
 )
 
+from tarot_advisor.analyzer.game import hand_size
 from tarot_advisor.analyzer.players.greedy import GreedyPolicy
 
 
@@ -118,6 +119,26 @@ def test_with_4_players_the_taker_plays_the_excuse_in_the_17th_trick_unless_he_w
     playout = play_position(deal_of({0: f"{trumps} Excuse {suited}"}), taker=0, script={})
     assert card_played(playout, seat=0, trick=excuse_in) == "Excuse"
     assert playout.chelem[0] == chelem
+
+
+TRUMPS_DOWN = " ".join(str(rank) for rank in range(21, 1, -1))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_taker_who_has_won_every_trick_leads_the_petit_and_keeps_the_excuse_for_the_last(
+    players,
+):
+    # The taker holds the Petit, the Excuse and the highest trumps (with 3 players every trump,
+    # R♠ and R♥): he wins every trick. Left with the Petit and the Excuse for the last two
+    # tricks, he leads the Petit, which nobody can take any more, and the Excuse wins the last
+    # trick: a chelem.
+    hand = hand_of(players, "1 Excuse", TRUMPS_DOWN, "R♠ R♥")
+    called = "R♥" if players == 5 else None
+    playout = play_position(deal_of({0: hand}, players=players), 0, {}, called=called)
+    last = hand_size(players)
+    assert card_played(playout, seat=0, trick=last - 1) == "1"
+    assert card_played(playout, seat=0, trick=last) == "Excuse"
+    assert playout.chelem[0] == 1
 
 
 CHELEM_TAKER = "19 21 18 17 16 15 14 13 12 11 10 9 8 7 Excuse"  # his cards in trick order
