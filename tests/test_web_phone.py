@@ -85,6 +85,28 @@ def test_every_panel_fits_the_screen_in_a_players_words(open_at, size) -> None: 
     assert_fits_and_speaks_plainly(page)
 
 
+VISIBLE_ROWS = (
+    "[...document.querySelectorAll('#ecarts tbody tr')].filter((tr) => tr.offsetHeight > 0).length"
+)
+
+
+def test_on_a_phone_the_ecarts_fold_to_the_best_three_and_the_advised(open_at) -> None:  # noqa: F811
+    phone = open_at(PHONE, LINK, quick=True)
+    wait_done(phone, "#ecart-result")
+    rows = phone.locator("#ecarts tbody tr").count()
+    advised = phone.locator("#ecarts tbody tr.advised")
+    assert rows > 4 and advised.count() == 1 and advised.is_visible()
+    assert phone.evaluate(VISIBLE_ROWS) <= 4
+    unfold = phone.get_by_test_id("ecarts-all")
+    assert unfold.is_visible() and unfold.inner_text() == f"Show all {rows} écarts"
+    unfold.click()
+    assert phone.evaluate(VISIBLE_ROWS) == rows and not unfold.is_visible()
+    desktop = open_at(DESKTOP, LINK, quick=True)  # wide enough for every row, as a table
+    wait_done(desktop, "#ecart-result")
+    assert desktop.evaluate(VISIBLE_ROWS) == rows
+    assert not desktop.get_by_test_id("ecarts-all").is_visible()
+
+
 def test_the_score_sheet_and_the_review_name_the_players_from_your_chair(open_at) -> None:  # noqa: F811
     page = open_at(PHONE, quick=True)
     # You took (seat 0) and led the first trick.

@@ -239,6 +239,22 @@ function fillTable(table, columns, rows, marked) {
   return body;
 }
 
+// On a phone a long table's rows, one card each, would stack out of sight: it shows the first
+// FOLDED_ROWS and the advised one, and a button unfolds the rest (style.css hides them there).
+const FOLDED_ROWS = 3;
+
+function foldOnPhone(table, body, button, noun) {
+  const beyond = [...body.rows].filter((tr, i) => i >= FOLDED_ROWS && !tr.classList.contains("advised"));
+  beyond.forEach((tr) => tr.classList.add("beyond"));
+  table.classList.toggle("folded", beyond.length > 0);
+  button.hidden = beyond.length === 0;
+  button.textContent = `Show all ${body.rows.length} ${noun}`;
+  button.onclick = () => {
+    table.classList.remove("folded");
+    button.hidden = true;
+  };
+}
+
 function showAdvice(view, result) {
   $("advice-panel").hidden = false;
   $("advice-line").textContent = view.headline;
@@ -301,6 +317,7 @@ async function adviseEcart() {
       });
       tr.lastChild.append(use);
     });
+    foldOnPhone($("ecarts"), rows, $("ecarts-all"), "écarts");
     $("ecart-footer").textContent = view.footer;
   } catch (error) {
     showError("ecart-error", error);
