@@ -14,6 +14,8 @@ PLAYER_COUNTS = (3, 4, 5)
 _HAND_SIZE = {3: 24, 4: 18, 5: 15}
 _CHIEN_SIZE = {3: 6, 4: 6, 5: 3}
 _POIGNEE_THRESHOLDS = {3: (13, 15, 18), 4: (10, 13, 15), 5: (8, 10, 13)}
+POIGNEE_NAMES = ("simple", "double", "triple")
+"""The poignées, smallest first: the order of :func:`poignee_thresholds` and of the bonuses."""
 POIGNEE_BONUSES = (20, 30, 40)
 """Simple, double, triple poignée (FFT values; rules.md §9)."""
 POINTS_NEEDED = (56, 51, 41, 36)

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from tarot_advisor.analyzer.cards import format_card
-from tarot_advisor.analyzer.game import Contract, Side
+from tarot_advisor.analyzer.game import POIGNEE_BONUSES, POIGNEE_NAMES, Contract, Side
 from tarot_advisor.analyzer.rulebook.outcome import Outcome
 from tarot_advisor.analyzer.rulebook.record import (
     RecordError,
@@ -27,8 +27,6 @@ from tarot_advisor.analyzer.rulebook.rules import IllegalPlay, RuleError
 from tarot_advisor.cli.errors import INPUT_ERROR, console_script, fail
 from tarot_advisor.cli.options import command, quiet_option
 from tarot_advisor.cli.progress import progress
-
-POIGNEE_NAMES = {20: "simple", 30: "double", 40: "triple"}
 
 
 def read_source(source: str) -> str:
@@ -116,7 +114,8 @@ def summary(number: int, outcome: Outcome) -> str:
     petit = outcome.petit_au_bout
     lines.append(f"  Petit au bout: {'no' if petit is None else petit.label}")
     shown = ", ".join(
-        f"seat {seat} {POIGNEE_NAMES[bonus]} ({bonus})" for seat, bonus in outcome.poignees
+        f"seat {seat} {POIGNEE_NAMES[POIGNEE_BONUSES.index(bonus)]} ({bonus})"
+        for seat, bonus in outcome.poignees
     )
     lines.append(f"  Poignées:      {shown or 'none'}")
     chelem = "none" if outcome.chelem is None else outcome.chelem.label

@@ -31,7 +31,13 @@ from tarot_advisor.analyzer.advice.heuristic import (
     point_counts,
 )
 from tarot_advisor.analyzer.cards import IS_BOUT, IS_KING, IS_TRUMP, SUIT, trumps_and_excuse
-from tarot_advisor.analyzer.game import BIDS, chien_size, hand_size, poignee_thresholds
+from tarot_advisor.analyzer.game import (
+    BIDS,
+    POIGNEE_NAMES,
+    chien_size,
+    hand_size,
+    poignee_thresholds,
+)
 from tarot_advisor.analyzer.parallel import DEFAULT_SEED, map_chunks
 from tarot_advisor.analyzer.playout.deal import deal, petit_sec
 from tarot_advisor.reports import charts
@@ -163,7 +169,7 @@ def statistics(study: DealStudy) -> pd.DataFrame:
     in_hand, in_deal = exact.poignees_in_hand(players), exact.poignees_in_deal(players)
     hand_counts, deal_counts = c["trumps_and_excuse_in_hand"], c["most_trumps_and_excuse_in_deal"]
     for kind, threshold, p_hand, p_deal in zip(
-        ("simple", "double", "triple"), poignee_thresholds(players), in_hand, in_deal, strict=True
+        POIGNEE_NAMES, poignee_thresholds(players), in_hand, in_deal, strict=True
     ):
         rows.append(_row(f"poignee_{kind}_in_hand", hand_counts[threshold:].sum(), n, p_hand))
         rows.append(_row(f"poignee_{kind}_in_deal", deal_counts[threshold:].sum(), n, p_deal))
@@ -218,7 +224,7 @@ def _player_table(stats: pd.DataFrame, name: str, header: str) -> pd.DataFrame:
 def _plain_names(players: int) -> dict[str, str]:
     """The report's names of the single statistics, as a player says them."""
     names = {f"heuristic_bid={bid}": BID_LABELS[bid] for bid in BIDS}
-    kinds = zip(("simple", "double", "triple"), poignee_thresholds(players), strict=True)
+    kinds = zip(POIGNEE_NAMES, poignee_thresholds(players), strict=True)
     for kind, threshold in kinds:
         poignee = f"{kind} poignée ({threshold}+ trumps, Excuse included)"
         names[f"poignee_{kind}_in_hand"] = f"{poignee} in one hand"

@@ -45,8 +45,8 @@ def next_move(answer: dict) -> dict:
     if kind == "ecart":
         return {"ecart": asked["engine"]}
     move = {"card": asked["legal"][0]}
-    if asked["poignee"]:
-        move["poignee"] = asked["poignee"]["cards"]
+    if asked["poignees"]:
+        move["poignee"] = asked["poignees"][-1]["cards"]  # the largest
     return move
 
 
@@ -213,8 +213,9 @@ def test_a_poignee_shown_with_the_first_card_is_seen_only_from_then_on(url) -> N
     asking = game(url, 4, 23, moves)
     moves.append({"ecart": asking["asked"]["engine"]})
     first = game(url, 4, 23, moves)
-    offer = first["asked"]["poignee"]
-    assert offer and first["current"]["seats"] == [0, 1]
+    [offer] = first["asked"]["poignees"]  # 10 to 12 trumps: a simple
+    assert offer["name"] == "simple" and len(offer["cards"]) == 10 and offer["bonus"] == 20
+    assert first["current"]["seats"] == [0, 1]
     shown = game(
         url, 4, 23, [*moves, {"card": first["asked"]["legal"][0], "poignee": offer["cards"]}]
     )
@@ -227,6 +228,24 @@ def test_a_poignee_shown_with_the_first_card_is_seen_only_from_then_on(url) -> N
     )
     assert {"seat": 2, "cards": offer["cards"]} in shown["poignees"]
     assert all(p["seat"] != 2 for p in hidden["poignees"])
+
+
+def test_a_hand_that_allows_a_double_may_show_the_simple_instead(url) -> None:
+    # Seed 643, 5 players: the player (seat 4) holds ten trumps, the Excuse counted: he may
+    # show a double (10, +30) or only a simple (8 of them, +20), and the table then sees those
+    # 8 cards.
+    moves: list = []
+    first = game(url, 5, 643, moves)
+    while first["asked"]["kind"] != "card":
+        moves.append(next_move(first))
+        first = game(url, 5, 643, moves)
+    offers = first["asked"]["poignees"]
+    assert [o["name"] for o in offers][:2] == ["simple", "double"]
+    assert [(len(o["cards"]), o["bonus"]) for o in offers][:2] == [(8, 20), (10, 30)]
+    simple = offers[0]["cards"]
+    assert set(simple) < set(offers[1]["cards"]) <= set(first["hand"])
+    shown = game(url, 5, 643, [*moves, {"card": first["asked"]["legal"][0], "poignee": simple}])
+    assert {"seat": first["seat"], "cards": simple} in shown["poignees"]
 
 
 def test_the_computers_seats_decide_from_what_they_may_know() -> None:
@@ -326,8 +345,8 @@ def random_move(rng: random.Random, asked: dict) -> dict:
     if kind == "ecart":
         return {"ecart": asked["engine"], "chelem": rng.random() < 0.2}
     move = {"card": rng.choice(asked["legal"])}
-    if asked["poignee"] and rng.random() < 0.5:
-        move["poignee"] = asked["poignee"]["cards"]
+    if asked["poignees"] and rng.random() < 0.5:
+        move["poignee"] = rng.choice(asked["poignees"])["cards"]
     return move
 
 

@@ -36,8 +36,11 @@ def test_a_whole_deal_against_the_computer(browser, url, size) -> None:  # noqa:
             continue
         clicked = page.locator(choice).first.element_handle()
         if choice.endswith('card"]') and turns == 0:
-            assert page.locator("#game-poignee").is_visible()  # seed 23: a poignée in hand
-            page.check("#game-poignee")
+            # Seed 23: a simple poignée in hand, none shown unless chosen.
+            assert page.get_by_test_id("poignee-none").is_checked()
+            assert page.locator("input[name=game-poignee]").count() == 2
+            page.get_by_test_id("poignee-simple").check()
+            assert page.locator(".poignee-cards .card").count() == 10
             assert layout_faults(page) == []
         clicked.click()
         page.wait_for_function("(e) => !e.isConnected", arg=clicked, timeout=120_000)

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..cards import trumps_and_excuse
-from ..game import Contract, poignee_thresholds
+from ..game import POIGNEE_NAMES, Contract, poignee_thresholds
 from ..parallel import DEFAULT_SEED, FORK
 from ..policies import POLICIES
 from ..stats import Estimate
@@ -71,7 +71,6 @@ from .survey import Surveyed, focus_contract, survey
 
 DEFAULT_SAMPLES = 2000
 """Samples of every contract for a table that does not search (the greedy's)."""
-POIGNEE_NAMES = ("simple", "double", "triple")
 FOCUS_FIRST_CHUNK = 1 << 30
 """The focus's chunks are numbered from here (:func:`parallel.chunk_seed`): their random
 streams are none of the survey's, so its samples are independent of the survey's."""

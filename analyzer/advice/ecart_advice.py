@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..cards import format_card, format_cards, sort_cards, trumps_and_excuse
-from ..game import Contract, chien_size, poignee_thresholds
+from ..game import POIGNEE_NAMES, Contract, chien_size, poignee_thresholds
 from ..parallel import DEFAULT_SEED
 from ..rulebook.calling import longest_suit_call
 from ..rulebook.rules import IllegalCall, IllegalDiscard, check_called_card, check_discard
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 
 DEFAULT_SAMPLES = 1000
 """Samples of every écart when no side searches."""
-POIGNEE_NAMES = ("simple", "double", "triple")
 
 
 @dataclass(frozen=True)

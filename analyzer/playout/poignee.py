@@ -23,12 +23,13 @@ class GreedyPoignee:
             need = bb.select(count >= threshold, threshold, need)
         shown = np.zeros(len(hand_hi), U64)
         allowed = np.flatnonzero(need)  # few hands allow one: only they are worked on
-        shown[allowed] = _show(hand_hi[allowed], need[allowed])
+        shown[allowed] = show(hand_hi[allowed], need[allowed])
         return shown
 
 
-def _show(hand_hi: np.ndarray, need: np.ndarray) -> np.ndarray:
-    """(N,) uint64 ``need`` (N,) cards of each hand shown in the order of :class:`GreedyPoignee`."""
+def show(hand_hi: np.ndarray, need: np.ndarray) -> np.ndarray:
+    """(N,) uint64 ``need`` (N,) int64 trumps (or the Excuse) of each hand ``hand_hi`` (N,)
+    uint64, shown in the order of :class:`GreedyPoignee`; a hand with fewer shows them all."""
     shown = np.zeros(len(hand_hi), U64)
     remaining = need.copy()
     for group in (

@@ -28,9 +28,15 @@ import numpy as np
 
 from tarot_advisor.analyzer.advice.bids import legal_actions
 from tarot_advisor.analyzer.cards import N_CARDS, CardError, format_card, parse_cards
-from tarot_advisor.analyzer.game import BIDS, PLAYER_COUNTS, hand_size
+from tarot_advisor.analyzer.game import (
+    BIDS,
+    PLAYER_COUNTS,
+    POIGNEE_NAMES,
+    hand_size,
+    poignee_thresholds,
+)
 from tarot_advisor.analyzer.playout import bitboard as bb
-from tarot_advisor.analyzer.playout.poignee import GreedyPoignee
+from tarot_advisor.analyzer.playout.poignee import show
 from tarot_advisor.analyzer.rulebook.record import record_of_game
 from tarot_advisor.analyzer.rulebook.rules import (
     IllegalCall,
@@ -207,7 +213,7 @@ def _asked(state: Deal) -> dict | None:
         return {
             "kind": "card",
             "legal": [format_card(card) for card in state.game.legal_plays()],
-            "poignee": _poignee_offer(state),
+            "poignees": _poignee_offers(state),
             "hint": {"record": partial_record(state)},
         }
     return None
@@ -221,15 +227,21 @@ def _callable(card: int, state: Deal) -> bool:
     return True
 
 
-def _poignee_offer(state: Deal) -> dict | None:
-    """At the player's first card (every seat plays once in the first trick), the largest
-    poignée the hand allows, shown as the engine shows one (:class:`.poignee.GreedyPoignee`);
-    else ``None``."""
+def _poignee_offers(state: Deal) -> list[dict]:
+    """At the player's first card (every seat plays once in the first trick), each poignée the
+    hand allows, simple first: its name, the trumps shown (as the engine shows that many,
+    :func:`.poignee.show`) and its bonus; else none. A player may show a smaller poignée than
+    the hand allows, and tell the defence less."""
     if state.game.tricks:
-        return None
+        return []
     hand = played_hands(state)[state.seat]
-    shown = GreedyPoignee().choose(np.array([card_set(hand)[1]], np.uint64), state.players)
-    cards = bb.to_cards(0, int(shown[0]))
-    if not cards:
-        return None
-    return {"cards": names(cards), "bonus": poignee_bonus(cards, hand, state.players)}
+    hand_hi = card_set(hand)[1]
+    held = bb.popcount(np.uint64(hand_hi) & bb.ALL_HI)
+    offers = []
+    for name, need in zip(POIGNEE_NAMES, poignee_thresholds(state.players), strict=True):
+        if held >= need:
+            shown = show(np.array([hand_hi], np.uint64), np.array([need]))
+            cards = bb.to_cards(0, int(shown[0]))
+            bonus = poignee_bonus(cards, hand, state.players)
+            offers.append({"name": name, "cards": names(cards), "bonus": bonus})
+    return offers

@@ -258,11 +258,7 @@ const GameTable = (() => {
 
   function askCard(box, asked) {
     box.append(line("Your turn: play one of the ringed cards.", "headline"));
-    if (asked.poignee) {
-      const poignee = offer("game-poignee", `Show a poignée with this card: ${asked.poignee.cards.length} trumps, +${asked.poignee.bonus} to the side that wins the contract`);
-      poignee.append(cards(asked.poignee.cards));
-      box.append(poignee);
-    }
+    if (asked.poignees.length) box.append(poigneeChoice(asked.poignees));
     box.append(hintButton(() => job("play", asked.hint, hintProgress()).then(({ result }) => {
       const list = make("ol", { className: "game-ranking" });
       result.cards.forEach((estimate, rank) => {
@@ -275,11 +271,37 @@ const GameTable = (() => {
     })));
   }
 
+  // Every poignée the hand allows, none by default: a smaller one tells the defence less. The
+  // trumps of the one chosen show below (three rows of cards would not fit a phone).
+  function poigneeChoice(offers) {
+    const box = make("fieldset", { className: "poignees" });
+    box.append(make("legend", {}, "Show a poignée with this card?"));
+    const shown = make("div", { className: "poignee-cards" });
+    const choice = (value, label) => {
+      const row = make("label", { className: "offer" });
+      const input = make("input", { type: "radio", name: "game-poignee", value, checked: value === "none" });
+      input.dataset.testid = `poignee-${value}`;
+      input.addEventListener("change", () => {
+        shown.textContent = "";
+        const offer = offers.find((o) => o.name === value);
+        if (offer) shown.append(cards(offer.cards));
+      });
+      row.append(input, make("span", {}, label));
+      return row;
+    };
+    box.append(choice("none", "No"));
+    for (const { name, cards: trumps, bonus } of offers) {
+      const title = name[0].toUpperCase() + name.slice(1);
+      box.append(choice(name, `${title}: ${trumps.length} trumps, +${bonus} to the side that wins the contract`));
+    }
+    box.append(shown);
+    return box;
+  }
+
   function playCard(name) {
-    const poignee = $("game-poignee");
-    const move = { card: name };
-    if (poignee && poignee.checked) move.poignee = game.answer.asked.poignee.cards;
-    advance(move);
+    const picked = document.querySelector('input[name="game-poignee"]:checked');
+    const offer = picked && game.answer.asked.poignees.find((o) => o.name === picked.value);
+    advance(offer ? { card: name, poignee: offer.cards } : { card: name });
   }
 
   function hintProgress() {
