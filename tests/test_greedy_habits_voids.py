@@ -11,6 +11,8 @@ With 5 players the taker calls R♣, seat 4's: seat 0 knows nobody's side. Garde
 import pytest
 from policy_helpers import card_played, deal_of, hand_of, play_position, suit_but
 
+from tarot_advisor.analyzer.playout.engine import Playout
+
 TAKER = {
     3: "2 3 4 5 6 7 8 9 1♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ V♥ C♥ D♥ R♣ D♣ C♣ V♣ 10♣ 9♣",
     4: "2 3 4 5 6 7 8 9 1♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ V♥ C♥ D♥",
@@ -18,6 +20,15 @@ TAKER = {
 }
 # Seat 0's spades (three), and any trumps, are given by each test; diamonds are his longest suit.
 DEFENDER = "1♦ 10♦ 9♦ 8♦ 7♦ 6♦ R♥ 2♣ 3♣ 4♣ 5♣ 6♣ 10 11 12 13 14 15 D♦ C♦ V♦"
+
+
+def taker_1_plays(players: int, hands: dict, script: dict, partner: bool = False) -> Playout:
+    """The deal ``hands`` played to the end from ``script``, seat 1 the taker; with 5 players he
+    calls the R♣, which seat 4 holds unless seat 0, his ``partner``, was given it."""
+    called = "R♣" if players == 5 else None
+    if called and not partner:
+        hands[4] += " R♣"
+    return play_position(deal_of(hands, players=players), taker=1, script=script, called=called)
 
 
 def seat_0_leads_trick_3(players: int, cards: str, opening: str, partner: bool = False) -> str:
@@ -30,11 +41,7 @@ def seat_0_leads_trick_3(players: int, cards: str, opening: str, partner: bool =
     for seat in range(2, players):
         hands[seat] = f"{seat + 1}{suit} {seat}♥"
         script[seat] = f"{seat + 1}{suit} {seat}♥"
-    called = "R♣" if players == 5 else None
-    if called and not partner:
-        hands[4] += " R♣"
-    deal = deal_of(hands, players=players)
-    playout = play_position(deal, taker=1, script=script, called=called)
+    playout = taker_1_plays(players, hands, script, partner)
     assert card_played(playout, seat=0, trick=2) == "R♥"  # seat 0 won trick 2
     return card_played(playout, seat=0, trick=3)
 
@@ -76,10 +83,7 @@ def test_the_taker_void_in_two_suits_is_forced_in_the_first_spades(players):
     script = {0: "1♠ R♥ 1♦ 15", 1: "2 1♥ 3 9♥"}
     for seat in range(2, players):
         hands[seat] = script[seat] = f"{seat + 2}♠ {seat}♥ {seat + 1}♦ {seat + 3}♥"
-    called = "R♣" if players == 5 else None
-    if called:
-        hands[4] += " R♣"
-    playout = play_position(deal_of(hands, players=players), taker=1, script=script, called=called)
+    playout = taker_1_plays(players, hands, script)
     assert card_played(playout, seat=0, trick=5) == "2♠"
 
 
@@ -107,10 +111,7 @@ def test_a_taker_who_cannot_trump_is_not_forced(players, led):
     script = {0: "10♠", 1: "1♥"}
     for seat in range(2, players):
         hands[seat] = script[seat] = f"{seat + 1}♠"
-    called = "R♣" if players == 5 else None
-    if called:
-        hands[4] += " R♣"
-    playout = play_position(deal_of(hands, players=players), taker=1, script=script, called=called)
+    playout = taker_1_plays(players, hands, script)
     assert card_played(playout, seat=0, trick=2) == led
 
 
